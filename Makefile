@@ -1,0 +1,52 @@
+# Oko for OpenDaylight: entry point.
+#
+#   make up       bootstrap the toolchain, build everything, start the system
+#   make down     stop everything `make up` started
+#   make test     every test of every part (what CI runs)
+#
+# Pieces alone: make bootstrap | build | build-java | build-datapath |
+#               test-java | test-datapath | test-filters | test-it
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+
+# Maven with the toolchain .ci/bootstrap set up (JDK 21, javac, Maven 3.9).
+MVN = . ./.toolchain/env.sh && $$OKO_MVN $$OKO_MVN_FLAGS
+VENV = .toolchain/venv
+
+bootstrap:
+	.ci/bootstrap
+
+build: bootstrap build-java build-datapath
+
+build-java:
+	$(MVN) install -DskipTests -Dsft.skip=true -Dcheckstyle.skip -Dspotbugs.skip=true -Dmaven.javadoc.skip=true
+
+build-datapath:
+	$(MAKE) -C datapath --no-print-directory all >datapath/build.log 2>&1 \
+	    || { tail -40 datapath/build.log; echo "datapath build failed (full log: datapath/build.log)"; exit 1; }
+	@echo "datapath: built (log: datapath/build.log)"
+
+up: build
+	it/system/up
+
+down:
+	it/system/down
+
+test: bootstrap test-java test-datapath test-filters test-it
+
+# Unit tests, checkstyle, spotbugs and the single-feature test of odl-oko.
+test-java:
+	$(MVN) install
+
+test-datapath: build-datapath
+	$(MAKE) -C datapath --no-print-directory check
+
+test-filters:
+	$(MAKE) -C filter-library --no-print-directory check
+
+# End to end: starts the system, checks it, stops it.  Needs test-java's
+# (or build-java's) Karaf distribution and the datapath build.
+test-it: build-datapath
+	$(VENV)/bin/python -m pytest -v it/tests
+
+.PHONY: bootstrap build build-java build-datapath up down test test-java test-datapath test-filters test-it
