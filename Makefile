@@ -19,7 +19,7 @@ bootstrap:
 build: bootstrap build-java build-datapath
 
 build-java:
-	$(MVN) install -DskipTests -Dsft.skip=true -Dcheckstyle.skip -Dspotbugs.skip=true -Dmaven.javadoc.skip=true
+	$(MVN) clean install -DskipTests -Dsft.skip=true -Dcheckstyle.skip -Dspotbugs.skip=true -Dmaven.javadoc.skip=true
 
 build-datapath:
 	$(MAKE) -C datapath --no-print-directory all >datapath/build.log 2>&1 \
@@ -36,7 +36,7 @@ test: bootstrap test-java test-datapath test-filters test-it
 
 # Unit tests, checkstyle, spotbugs and the single-feature test of odl-oko.
 test-java:
-	$(MVN) install
+	$(MVN) clean install
 
 test-datapath: build-datapath
 	$(MAKE) -C datapath --no-print-directory check

@@ -18,3 +18,5 @@ case ":$PATH:" in
 esac
 export PATH
 unset _oko_repo
+# Karaf's bin/client and bin/karaf need a Java 21: the toolchain's.
+[ -f "$OKO_REPO/.toolchain/env.sh" ] && . "$OKO_REPO/.toolchain/env.sh"
