@@ -5,7 +5,7 @@
 #   make test     every test of every part (what CI runs)
 #
 # Pieces alone: make bootstrap | build | build-java | build-datapath |
-#               test-java | test-datapath | test-filters | test-it
+#               test-protocol | test-java | test-datapath | test-filters | test-it
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 
@@ -32,7 +32,11 @@ up: build
 down:
 	it/system/down
 
-test: bootstrap test-java test-datapath test-filters test-it
+test: bootstrap test-protocol test-java test-datapath test-filters test-it
+
+# The protocol's byte vectors are exactly what docs/protocol/vectors/gen_vectors.py spells out.
+test-protocol:
+	python3 docs/protocol/vectors/gen_vectors.py --check
 
 # Unit tests, checkstyle, spotbugs and the single-feature test of odl-oko.
 test-java:
@@ -49,4 +53,4 @@ test-filters:
 test-it: build-datapath
 	$(VENV)/bin/python -m pytest -v it/tests
 
-.PHONY: bootstrap build build-java build-datapath up down test test-java test-datapath test-filters test-it
+.PHONY: bootstrap build build-java build-datapath up down test test-protocol test-java test-datapath test-filters test-it
