@@ -8,12 +8,14 @@
 package org.opendaylight.oko.openflowjava;
 
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint8;
 
 /**
- * Version-independent constants of the Oko OpenFlow extension (docs/protocol.md).
+ * Version-independent constants of the Oko OpenFlow protocol, version 1 (docs/protocol.md). Every number that
+ * appears on the wire is named here and nowhere else.
  */
 public final class OkoConstants {
-    /** Experimenter ID of every Oko message, OXM and action: "OKO\0". */
+    /** Experimenter ID of every Oko message, OXM, action and error: "OKO\0". */
     public static final long EXPERIMENTER_ID = 0x4F4B4F00L;
 
     /**
@@ -21,6 +23,49 @@ public final class OkoConstants {
      * registry keys by reference, so registration and lookup must use this same object.
      */
     public static final Uint32 EXPERIMENTER_ID_UINT32 = Uint32.valueOf(EXPERIMENTER_ID).intern();
+
+    /** OpenFlow 1.3, the version the codecs are registered for. */
+    public static final Uint8 OF13 = Uint8.valueOf(4);
+
+    // Message exp_types (section 3).
+    public static final int EXP_TYPE_LOAD_PROG = 1;
+    public static final int EXP_TYPE_UNLOAD_PROG = 2;
+    public static final int EXP_TYPE_UPDATE_MAP = 3;
+    public static final int EXP_TYPE_DELETE_MAP_ENTRIES = 4;
+    public static final int EXP_TYPE_SEND_MAPS = 5;
+    public static final int EXP_TYPE_DUMP_MAPS = 6;
+
+    // Flags.
+    public static final int LOAD_REPLACE = 0x0001;
+    public static final int LOAD_KEEP_MAPS = 0x0002;
+    public static final int UNLOAD_FORCE = 0x0001;
+    public static final int DELETE_ALL = 0x01;
+    public static final int SECTION_CONTINUES = 0x01;
+    public static final int SEND_MAPS_LAST = 0x01;
+
+    // Limits (section 2).
+    public static final int MAX_MAPS = 64;
+    public static final int MAX_MAP_INDEX = MAX_MAPS - 1;
+    public static final int MAX_ELF_LENGTH = 65503;
+    public static final int MAX_ERROR_TEXT = 1024;
+
+    // Fixed lengths.
+    public static final int EXPERIMENTER_HEADER_LENGTH = 16;
+    public static final int LOAD_PROG_HEADER_LENGTH = 32;
+    public static final int UNLOAD_PROG_LENGTH = 24;
+    public static final int MAP_MESSAGE_HEADER_LENGTH = 32;
+    public static final int SEND_MAPS_HEADER_LENGTH = 48;
+    public static final int MAP_SECTION_HEADER_LENGTH = 16;
+    public static final int DUMP_MAPS_REQUEST_BODY_LENGTH = 16;
+    public static final int DUMP_MAPS_REPLY_BODY_HEADER_LENGTH = 8;
+
+    // filter_prog OXM (section 6.1).
+    public static final int OXM_FIELD_FILTER_PROG = 1;
+    public static final int OXM_FILTER_PROG_LENGTH = 8;
+
+    // SEND_MAPS action (section 6.2).
+    public static final int ACTION_SUBTYPE_SEND_MAPS = 1;
+    public static final int ACTION_SEND_MAPS_LENGTH = 24;
 
     private OkoConstants() {
         // constants only

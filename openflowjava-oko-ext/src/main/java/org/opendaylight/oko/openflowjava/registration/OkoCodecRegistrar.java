@@ -1,0 +1,149 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.openflowjava.registration;
+
+import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID;
+import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID_UINT32;
+import static org.opendaylight.oko.openflowjava.OkoConstants.OF13;
+import static org.opendaylight.oko.openflowjava.OkoConstants.OXM_FIELD_FILTER_PROG;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.opendaylight.oko.openflowjava.codec.action.SendMapsActionCodec;
+import org.opendaylight.oko.openflowjava.codec.decoder.ErrorMessageDecoder;
+import org.opendaylight.oko.openflowjava.codec.decoder.ExperimenterMessageDecoder;
+import org.opendaylight.oko.openflowjava.codec.decoder.MultipartReplyDecoder;
+import org.opendaylight.oko.openflowjava.codec.error.OkoErrorCodec;
+import org.opendaylight.oko.openflowjava.codec.match.FilterProgCodec;
+import org.opendaylight.oko.openflowjava.codec.message.AbstractBodyCodec;
+import org.opendaylight.oko.openflowjava.codec.message.DeleteMapEntriesCodec;
+import org.opendaylight.oko.openflowjava.codec.message.DumpMapsReplyCodec;
+import org.opendaylight.oko.openflowjava.codec.message.DumpMapsRequestCodec;
+import org.opendaylight.oko.openflowjava.codec.message.LoadProgCodec;
+import org.opendaylight.oko.openflowjava.codec.message.SendMapsCodec;
+import org.opendaylight.oko.openflowjava.codec.message.UnloadProgCodec;
+import org.opendaylight.oko.openflowjava.codec.message.UpdateMapCodec;
+import org.opendaylight.openflowjava.protocol.api.keys.ActionSerializerKey;
+import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterActionDeserializerKey;
+import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterIdDeserializerKey;
+import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterIdTypeDeserializerKey;
+import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterIdTypeSerializerKey;
+import org.opendaylight.openflowjava.protocol.api.keys.MatchEntryDeserializerKey;
+import org.opendaylight.openflowjava.protocol.api.keys.MatchEntrySerializerKey;
+import org.opendaylight.openflowjava.protocol.api.keys.MessageCodeKey;
+import org.opendaylight.openflowjava.protocol.spi.connection.SwitchConnectionProvider;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.FilterProg;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.action.container.action.choice.OkoSendMapsActionCase;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.oxm.rev150225.ExperimenterClass;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.ErrorMessage;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.ExperimenterMessage;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.MultipartReplyMessage;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.experimenter.core.ExperimenterDataOfChoice;
+import org.opendaylight.yangtools.yang.common.Uint32;
+
+/**
+ * Registers every Oko codec of docs/protocol.md with one openflowjava {@link SwitchConnectionProvider}, and
+ * removes them again. Holds the codec instances; one registrar serves any number of providers.
+ */
+public final class OkoCodecRegistrar {
+    private static final int OFPT_ERROR = 1;
+    private static final int OFPT_EXPERIMENTER = 4;
+    private static final int OFPT_MULTIPART_REPLY = 19;
+    private static final int OXM_CLASS_EXPERIMENTER = 0xFFFF;
+
+    /** Controller-to-switch and switch-to-controller message bodies, by exp_type. */
+    private final List<AbstractBodyCodec<?>> messageCodecs = List.of(new LoadProgCodec(), new UnloadProgCodec(),
+        new UpdateMapCodec(), new DeleteMapEntriesCodec(), new SendMapsCodec());
+    private final DumpMapsRequestCodec dumpMapsRequest = new DumpMapsRequestCodec();
+    private final DumpMapsReplyCodec dumpMapsReply = new DumpMapsReplyCodec();
+    private final FilterProgCodec filterProg = new FilterProgCodec();
+    private final SendMapsActionCodec sendMapsAction = new SendMapsActionCodec();
+    private final OkoErrorCodec errors = new OkoErrorCodec();
+
+    public void register(final SwitchConnectionProvider provider) {
+        for (AbstractBodyCodec<?> codec : messageCodecs) {
+            provider.registerExperimenterMessageSerializer(serializerKey(codec), codec);
+            provider.registerExperimenterMessageDeserializer(deserializerKey(codec), codec);
+        }
+        provider.registerMultipartRequestSerializer(serializerKey(dumpMapsRequest), dumpMapsRequest);
+        provider.registerMultipartReplyMessageDeserializer(deserializerKey(dumpMapsReply), dumpMapsReply);
+
+        provider.registerMatchEntrySerializer(filterProgSerializerKey(), filterProg);
+        provider.registerMatchEntryDeserializer(filterProgDeserializerKey(), filterProg);
+
+        provider.registerActionSerializer(sendMapsActionSerializerKey(), sendMapsAction);
+        provider.registerActionDeserializer(new ExperimenterActionDeserializerKey(OF13, EXPERIMENTER_ID),
+            sendMapsAction);
+
+        provider.registerErrorDeserializer(new ExperimenterIdDeserializerKey(OF13, EXPERIMENTER_ID_UINT32,
+            ErrorMessage.class), errors);
+
+        // openflowjava's own decoders cannot find the codecs above for ids read from the wire (see the
+        // decoder package); these take over the three message types and hand non-Oko messages back to it.
+        provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_EXPERIMENTER, ExperimenterMessage.class),
+            new ExperimenterMessageDecoder(messageCodecs.stream()
+                .collect(Collectors.toMap(codec -> (long) codec.expType(), Function.identity()))));
+        provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_ERROR, ErrorMessage.class),
+            new ErrorMessageDecoder(errors));
+        provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_MULTIPART_REPLY, MultipartReplyMessage.class),
+            new MultipartReplyDecoder(dumpMapsReply));
+    }
+
+    /**
+     * Removes the codecs that openflowjava lets an extension remove. The three message decoders stay: they hand
+     * every non-Oko message to openflowjava's own factories, so they are harmless without the codecs.
+     */
+    public void unregister(final SwitchConnectionProvider provider) {
+        for (AbstractBodyCodec<?> codec : messageCodecs) {
+            provider.unregisterSerializer(serializerKey(codec));
+            provider.unregisterDeserializer(deserializerKey(codec));
+        }
+        provider.unregisterSerializer(serializerKey(dumpMapsRequest));
+        provider.unregisterDeserializer(deserializerKey(dumpMapsReply));
+        provider.unregisterSerializer(filterProgSerializerKey());
+        provider.unregisterDeserializer(filterProgDeserializerKey());
+        provider.unregisterSerializer(sendMapsActionSerializerKey());
+        provider.unregisterDeserializer(new ExperimenterActionDeserializerKey(OF13, EXPERIMENTER_ID));
+        provider.unregisterDeserializer(new ExperimenterIdDeserializerKey(OF13, EXPERIMENTER_ID_UINT32,
+            ErrorMessage.class));
+    }
+
+    /** The body codecs of Oko experimenter messages, by exp_type. */
+    public Map<Long, AbstractBodyCodec<?>> messageCodecs() {
+        return messageCodecs.stream().collect(Collectors.toMap(codec -> (long) codec.expType(), Function.identity()));
+    }
+
+    private static ExperimenterIdTypeSerializerKey<ExperimenterDataOfChoice> serializerKey(
+            final AbstractBodyCodec<?> codec) {
+        return new ExperimenterIdTypeSerializerKey<>(OF13, EXPERIMENTER_ID_UINT32, codec.expType(),
+            ExperimenterDataOfChoice.class);
+    }
+
+    private static ExperimenterIdTypeDeserializerKey deserializerKey(final AbstractBodyCodec<?> codec) {
+        return new ExperimenterIdTypeDeserializerKey(OF13, EXPERIMENTER_ID_UINT32, codec.expType(),
+            ExperimenterDataOfChoice.class);
+    }
+
+    private static MatchEntrySerializerKey<ExperimenterClass, FilterProg> filterProgSerializerKey() {
+        final var key = new MatchEntrySerializerKey<>(OF13, ExperimenterClass.VALUE, FilterProg.VALUE);
+        key.setExperimenterId(EXPERIMENTER_ID_UINT32);
+        return key;
+    }
+
+    private static MatchEntryDeserializerKey filterProgDeserializerKey() {
+        final var key = new MatchEntryDeserializerKey(OF13, OXM_CLASS_EXPERIMENTER, OXM_FIELD_FILTER_PROG);
+        key.setExperimenterId(EXPERIMENTER_ID_UINT32);
+        return key;
+    }
+
+    private static ActionSerializerKey<OkoSendMapsActionCase> sendMapsActionSerializerKey() {
+        return new ActionSerializerKey<>(OF13, OkoSendMapsActionCase.class, (Uint32) null);
+    }
+}
