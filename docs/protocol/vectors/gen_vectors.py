@@ -73,9 +73,10 @@ def section(map_index, flags, map_type, key_size, value_size, entries):
     return body + b"\0" * (-len(body) % 8)
 
 
-def send_maps(prog_id, event_id, cookie, table_id, flags, fragment, sections, suppressed=0):
+def send_maps(prog_id, event_id, cookie, table_id, flags, fragment, sections, suppressed=0, n_sections=None):
+    n = len(sections) if n_sections is None else n_sections
     return (u32(prog_id) + u32(event_id) + u64(cookie) + u8(table_id) + u8(flags) + u16(fragment)
-            + u16(len(sections)) + u16(0) + u32(suppressed) + u32(0) + b"".join(sections))
+            + u16(n) + u16(0) + u32(suppressed) + u32(0) + b"".join(sections))
 
 
 def mp_request(body, xid=1):
@@ -230,8 +231,7 @@ def vectors():
         experimenter_msg(SEND_MAPS, send_maps(7, 0, 0, 0, OKO_SEND_MAPS_LAST, 0,
                                              [s_hash[:8] + u32(1000) + s_hash[12:]]), xid=0))
     bad("send_maps_n_sections_mismatch", "message", "n_sections 2 but one section present.",
-        experimenter_msg(SEND_MAPS, send_maps(7, 0, 0, 0, OKO_SEND_MAPS_LAST, 0, [s_hash])[:36]
-                         + u16(2) + send_maps(7, 0, 0, 0, OKO_SEND_MAPS_LAST, 0, [s_hash])[38:], xid=0))
+        experimenter_msg(SEND_MAPS, send_maps(7, 0, 0, 0, OKO_SEND_MAPS_LAST, 0, [s_hash], n_sections=2), xid=0))
     bad("send_maps_section_bad_padding", "message",
         "Array section without its 4 bytes of padding (section length must be a multiple of 8).",
         experimenter_msg(SEND_MAPS, send_maps(7, 0, 0, 0, OKO_SEND_MAPS_LAST, 0, [s_array[:-4]]), xid=0))

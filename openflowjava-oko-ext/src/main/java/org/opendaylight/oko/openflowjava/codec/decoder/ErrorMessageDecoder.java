@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID;
 
 import io.netty.buffer.ByteBuf;
+import org.opendaylight.oko.openflowjava.codec.OkoDecodingException;
 import org.opendaylight.oko.openflowjava.codec.error.OkoErrorCodec;
 import org.opendaylight.openflowjava.protocol.api.extensibility.DeserializerRegistry;
 import org.opendaylight.openflowjava.protocol.api.extensibility.DeserializerRegistryInjector;
@@ -43,10 +44,16 @@ public final class ErrorMessageDecoder implements OFDeserializer<ErrorMessage>, 
     @Override
     public ErrorMessage deserialize(final ByteBuf message) {
         final int start = message.readerIndex();
-        if (message.readableBytes() >= EXPERIMENTER_OFFSET + Integer.BYTES
-                && message.getUnsignedShort(start + TYPE_OFFSET) == OFPET_EXPERIMENTER
-                && message.getUnsignedInt(start + EXPERIMENTER_OFFSET) == EXPERIMENTER_ID) {
-            return okoErrors.deserialize(message);
+        if (message.readableBytes() >= TYPE_OFFSET + Short.BYTES
+                && message.getUnsignedShort(start + TYPE_OFFSET) == OFPET_EXPERIMENTER) {
+            // openflowjava would read the experimenter id past the end of a truncated error.
+            if (message.readableBytes() < EXPERIMENTER_OFFSET + Integer.BYTES) {
+                throw new OkoDecodingException("experimenter error of " + message.readableBytes()
+                    + " bytes after the header is too short for its experimenter id");
+            }
+            if (message.getUnsignedInt(start + EXPERIMENTER_OFFSET) == EXPERIMENTER_ID) {
+                return okoErrors.deserialize(message);
+            }
         }
         return others.deserialize(message);
     }
