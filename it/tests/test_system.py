@@ -35,6 +35,11 @@ def test_odl_oko_feature_is_started(system):
     assert "Started" in line[0], line[0]
 
 
+def test_oko_codecs_are_registered_with_openflowjava(system):
+    log = (system.karaf / "data" / "log" / "karaf.log").read_text()
+    assert "Oko OpenFlow codecs registered" in log
+
+
 def test_restconf_refuses_a_wrong_password(system):
     r = requests.get(f"{system.restconf}/data/opendaylight-inventory:nodes", auth=("admin", "wrong"),
                      timeout=30)
