@@ -131,7 +131,8 @@ public final class OkoCodecRegistrar {
             ExperimenterDataOfChoice.class);
     }
 
-    private static MatchEntrySerializerKey<ExperimenterClass, FilterProg> filterProgSerializerKey() {
+    /** The key of the filter_prog OXM serializer, which openflowplugin's match converters use too. */
+    public static MatchEntrySerializerKey<ExperimenterClass, FilterProg> filterProgSerializerKey() {
         final var key = new MatchEntrySerializerKey<>(OF13, ExperimenterClass.VALUE, FilterProg.VALUE);
         key.setExperimenterId(EXPERIMENTER_ID_UINT32);
         return key;
@@ -143,7 +144,8 @@ public final class OkoCodecRegistrar {
         return key;
     }
 
-    private static ActionSerializerKey<OkoSendMapsActionCase> sendMapsActionSerializerKey() {
+    /** The key of the SEND_MAPS action serializer, which openflowplugin's action converters use too. */
+    public static ActionSerializerKey<OkoSendMapsActionCase> sendMapsActionSerializerKey() {
         return new ActionSerializerKey<>(OF13, OkoSendMapsActionCase.class, (Uint32) null);
     }
 }
