@@ -7,8 +7,11 @@
 import os
 import re
 import subprocess
+import time
 
 import requests
+
+from conftest import REPO
 
 AUTH = ("admin", "admin")
 
@@ -38,6 +41,62 @@ def test_odl_oko_feature_is_started(system):
 def test_oko_codecs_are_registered_with_openflowjava(system):
     log = (system.karaf / "data" / "log" / "karaf.log").read_text()
     assert "Oko OpenFlow codecs registered" in log
+
+
+FLOW_URL = "/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0/flow=oko-vector"
+
+
+def _vector(name):
+    path = REPO / "docs" / "protocol" / "vectors" / f"{name}.hex"
+    return bytes.fromhex("".join(l for l in path.read_text().splitlines() if not l.startswith("#")))
+
+
+def _flow_mods_received(log_text):
+    """Hex dumps of the FLOW_MODs the switch logged (vconn debug), as bytes."""
+    mods, current = [], None
+    for line in log_text.splitlines():
+        if "received: OFPT_FLOW_MOD" in line:
+            current = bytearray()
+            mods.append(current)
+        elif current is not None and (m := re.match(r"^[0-9a-f]{8}  ((?:[0-9a-f]{2}[ -]){0,15}[0-9a-f]{2})", line)):
+            current.extend(bytes.fromhex(m.group(1).replace("-", " ")))
+        else:
+            current = None
+    return [bytes(m) for m in mods]
+
+
+def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(system):
+    """A flow written over RESTCONF with the filter-prog match extension and the send-maps action leaves
+    OpenDaylight as exactly the FLOW_MOD of docs/protocol/vectors/flow_mod_filter_prog_send_maps.hex (all bytes
+    but the xid). The bytes are those the switch received on its socket, from its vconn debug log."""
+    assert system.sh("ovs-appctl -t ovs-vswitchd vlog/set vconn:file:dbg").returncode == 0
+    flow = {"flow-node-inventory:flow": [{
+        "id": "oko-vector", "table_id": 0, "priority": 100, "cookie": 0xC0FFEE,
+        "match": {
+            "ethernet-match": {"ethernet-type": {"type": 0x0800}},
+            "ipv4-destination": "10.0.0.1/32",
+            "openflowplugin-extension-general:extension-list": [{
+                "extension-key": "oko-openflowplugin:filter-prog-key",
+                "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": 42}}}]},
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
+            {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 1}},
+            {"order": 1, "output-action": {"output-node-connector": "1", "max-length": 0}}]}}]}}]}
+    url = system.restconf + FLOW_URL.format(node=system.node_id)
+    r = requests.put(url, json=flow, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201), r.text
+    expected = _vector("flow_mod_filter_prog_send_maps")
+    log = system.run_dir / "ovs" / "ovs-vswitchd.log"
+    deadline = time.time() + 60
+    received = []
+    while time.time() < deadline:
+        received = [m for m in _flow_mods_received(log.read_text()) if b"OKO\0" in m]
+        if received:
+            break
+        time.sleep(1)
+    requests.delete(url, auth=AUTH, timeout=30)
+    assert received, "no FLOW_MOD with Oko's experimenter id reached the switch"
+    got = received[-1]
+    assert got[:4] + got[8:] == expected[:4] + expected[8:], got.hex(" ")
 
 
 def test_restconf_refuses_a_wrong_password(system):

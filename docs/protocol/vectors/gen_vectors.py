@@ -120,7 +120,7 @@ def flow_mod_with_filter(prog_id, map_mask):
            + oxm_filter_prog(prog_id))
     match_len = 4 + len(oxm)
     match = u16(1) + u16(match_len) + oxm + b"\0" * (-match_len % 8)   # OFPMT_OXM
-    actions = action_send_maps(map_mask) + u16(0) + u16(16) + u32(1) + u16(0xFFE5) + b"\0" * 6  # output:1
+    actions = action_send_maps(map_mask) + u16(0) + u16(16) + u32(1) + u16(0) + b"\0" * 6  # output:1, max_len 0
     instruction = u16(4) + u16(8 + len(actions)) + b"\0" * 4 + actions                         # APPLY_ACTIONS
     body = (u64(0x0000000000C0FFEE) + u64(0)       # cookie, cookie_mask
             + u8(0) + u8(0)                        # table_id, command ADD
