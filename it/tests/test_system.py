@@ -12,6 +12,7 @@ import time
 import requests
 
 from conftest import REPO
+from ofpeer import OpenFlowPeer
 
 AUTH = ("admin", "admin")
 
@@ -97,6 +98,66 @@ def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(syste
     assert received, "no FLOW_MOD with Oko's experimenter id reached the switch"
     got = received[-1]
     assert got[:4] + got[8:] == expected[:4] + expected[8:], got.hex(" ")
+
+
+def _flow_json(flow_id):
+    return {"flow-node-inventory:flow": [{
+        "id": flow_id, "table_id": 0, "priority": 100, "cookie": 0xC0FFEE,
+        "match": {
+            "ethernet-match": {"ethernet-type": {"type": 0x0800}},
+            "ipv4-destination": "10.0.0.1/32",
+            "openflowplugin-extension-general:extension-list": [{
+                "extension-key": "oko-openflowplugin:filter-prog-key",
+                "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": 42}}}]},
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
+            {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 1}},
+            {"order": 1, "output-action": {"output-node-connector": "1", "max-length": 0}}]}}]}}]}
+
+
+def test_flow_stats_with_filter_prog_read_back_into_the_operational_inventory(system):
+    """Against a test OpenFlow peer (it/tests/ofpeer.py) that reports the flows it is given: the FLOW_MOD it
+    receives is the protocol vector, and the flow-stats reply carrying the filter_prog OXM and the SEND_MAPS
+    action reads back into the operational inventory with both."""
+    peer = OpenFlowPeer(dpid=2).start()
+    node = "openflow:2"
+    try:
+        deadline = time.time() + 120
+        while requests.get(f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}?fields=id",
+                           auth=AUTH, timeout=30).status_code != 200:
+            assert time.time() < deadline, f"{node} never appeared in the inventory"
+            time.sleep(2)
+        url = system.restconf + FLOW_URL.format(node=node)
+        r = requests.put(url, json=_flow_json("oko-vector"), auth=AUTH, timeout=30)
+        assert r.status_code in (200, 201, 204), r.text
+        mod = peer.wait_for_flow_mod(lambda m: b"OKO\0" in m)
+        assert mod is not None, "the peer received no FLOW_MOD with Oko's experimenter id"
+        expected = _vector("flow_mod_filter_prog_send_maps")
+        assert mod[:4] + mod[8:] == expected[:4] + expected[8:], mod.hex(" ")
+
+        table_url = (f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}"
+                     "/flow-node-inventory:table=0?content=nonconfig")
+        deadline = time.time() + 120
+        flows = []
+        while time.time() < deadline:
+            r = requests.get(table_url, auth=AUTH, timeout=30)
+            if r.status_code == 200:
+                flows = r.json()["flow-node-inventory:table"][0].get("flow", [])
+                if flows:
+                    break
+            time.sleep(3)
+        assert flows, "no flow statistics reached the operational inventory"
+        flow = flows[0]
+        extensions = flow["match"]["openflowplugin-extension-general:extension-list"]
+        assert extensions[0]["extension-key"] == "oko-openflowplugin:filter-prog-key"
+        assert extensions[0]["extension"]["oko-openflowplugin:oko-filter-prog"] == {"prog-id": 42}
+        actions = flow["instructions"]["instruction"][0]["apply-actions"]["action"]
+        assert {"map-mask": "1"} in [a.get("oko-openflowplugin:oko-send-maps") for a in actions] \
+            or {"map-mask": 1} in [a.get("oko-openflowplugin:oko-send-maps") for a in actions], actions
+        # The statistics match the configured flow, so the operational flow keeps the configured id.
+        assert flow["id"] == "oko-vector", flow["id"]
+        requests.delete(url, auth=AUTH, timeout=30)
+    finally:
+        peer.stop()
 
 
 def test_restconf_refuses_a_wrong_password(system):
