@@ -21,6 +21,7 @@ OFP_VERSION = 0x04
 OFPT_HELLO, OFPT_ERROR, OFPT_ECHO_REQUEST, OFPT_ECHO_REPLY = 0, 1, 2, 3
 OFPT_FEATURES_REQUEST, OFPT_FEATURES_REPLY = 5, 6
 OFPT_GET_CONFIG_REQUEST, OFPT_GET_CONFIG_REPLY, OFPT_SET_CONFIG = 7, 8, 9
+OFPT_EXPERIMENTER = 4
 OFPT_FLOW_MOD = 14
 OFPT_MULTIPART_REQUEST, OFPT_MULTIPART_REPLY = 18, 19
 OFPT_BARRIER_REQUEST, OFPT_BARRIER_REPLY = 20, 21
@@ -41,6 +42,7 @@ class OpenFlowPeer:
         self.dpid = dpid
         self.address = (host, port)
         self.flow_mods = []            # raw FLOW_MOD messages, in arrival order
+        self.experimenter = []         # raw OFPT_EXPERIMENTER messages, in arrival order
         self.flows = {}                # (table, priority, match bytes) -> flow_mod bytes
         self.lock = threading.Lock()
         self.sock = None
@@ -77,12 +79,18 @@ class OpenFlowPeer:
         self.sock.sendall(data)
 
     def wait_for_flow_mod(self, predicate, timeout=60):
+        return self._wait_for(self.flow_mods, predicate, timeout)
+
+    def wait_for_experimenter(self, predicate, timeout=60):
+        return self._wait_for(self.experimenter, predicate, timeout)
+
+    def _wait_for(self, messages, predicate, timeout):
         deadline = time.time() + timeout
         while time.time() < deadline:
             with self.lock:
-                for mod in self.flow_mods:
-                    if predicate(mod):
-                        return mod
+                for msg in messages:
+                    if predicate(msg):
+                        return msg
             time.sleep(0.2)
         return None
 
@@ -125,6 +133,9 @@ class OpenFlowPeer:
             self._multipart(xid, msg)
         elif msg_type == OFPT_FLOW_MOD:
             self._flow_mod(msg)
+        elif msg_type == OFPT_EXPERIMENTER:
+            with self.lock:
+                self.experimenter.append(msg)
         # HELLO, SET_CONFIG and anything else need no answer.
 
     def _flow_mod(self, msg):

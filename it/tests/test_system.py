@@ -4,11 +4,13 @@
 # terms of the Eclipse Public License v1.0 which accompanies this distribution,
 # and is available at http://www.eclipse.org/legal/epl-v10.html
 """`make up` gives a working system and `make down` removes it (README's command 1)."""
+import base64
 import os
 import re
 import subprocess
 import time
 
+import pytest
 import requests
 
 from conftest import REPO
@@ -44,6 +46,7 @@ def test_oko_codecs_are_registered_with_openflowjava(system):
     assert "Oko OpenFlow codecs registered" in log
 
 
+OFPFC_ADD = 0
 FLOW_URL = "/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0/flow=oko-vector"
 
 
@@ -83,14 +86,18 @@ def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(syste
             {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 1}},
             {"order": 1, "output-action": {"output-node-connector": "1", "max-length": 0}}]}}]}}]}
     url = system.restconf + FLOW_URL.format(node=system.node_id)
+    requests.delete(url, auth=AUTH, timeout=30)   # left over from an earlier run (the datastore persists)
+    log = system.run_dir / "ovs" / "ovs-vswitchd.log"
+    start = log.stat().st_size          # only what the switch logs from now on counts
     r = requests.put(url, json=flow, auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
     expected = _vector("flow_mod_filter_prog_send_maps")
-    log = system.run_dir / "ovs" / "ovs-vswitchd.log"
     deadline = time.time() + 60
     received = []
     while time.time() < deadline:
-        received = [m for m in _flow_mods_received(log.read_text()) if b"OKO\0" in m]
+        with log.open() as f:
+            f.seek(start)
+            received = [m for m in _flow_mods_received(f.read()) if m[25] == OFPFC_ADD and b"OKO\0" in m]
         if received:
             break
         time.sleep(1)
@@ -114,50 +121,80 @@ def _flow_json(flow_id):
             {"order": 1, "output-action": {"output-node-connector": "1", "max-length": 0}}]}}]}}]}
 
 
-def test_flow_stats_with_filter_prog_read_back_into_the_operational_inventory(system):
+@pytest.fixture(scope="module")
+def peer(system):
+    """A test OpenFlow switch, openflow:2, connected to the controller and present in the inventory."""
+    p = OpenFlowPeer(dpid=2).start()
+    try:
+        deadline = time.time() + 120
+        while requests.get(f"{system.restconf}/data/opendaylight-inventory:nodes/node=openflow:2?fields=id",
+                           auth=AUTH, timeout=30).status_code != 200:
+            assert time.time() < deadline, "openflow:2 never appeared in the inventory"
+            time.sleep(2)
+        yield p
+    finally:
+        p.stop()
+
+
+def test_load_prog_sent_with_send_experimenter_is_the_vector(system, peer):
+    """LOAD_PROG written as the oko-load-prog case of openflowplugin's send-experimenter RPC leaves the
+    controller as docs/protocol/vectors/load_prog.hex (all bytes but the xid)."""
+    expected = _vector("load_prog")
+    elf = expected[32:]
+    body = {"input": {
+        "node": "/opendaylight-inventory:nodes/opendaylight-inventory:node[opendaylight-inventory:id='openflow:2']",
+        "oko-openflowplugin:oko-load-prog": {"prog-id": 7, "elf": base64.b64encode(elf).decode()}}}
+    # The node can be in the inventory a moment before the plugin registers its routed RPCs.
+    deadline = time.time() + 60
+    while True:
+        r = requests.post(f"{system.restconf}/operations/sal-experimenter-message:send-experimenter", json=body,
+                          auth=AUTH, timeout=60)
+        if "No implementation of RPC" not in r.text or time.time() > deadline:
+            break
+        time.sleep(2)
+    assert r.status_code in (200, 204), r.text
+    msg = peer.wait_for_experimenter(lambda m: m[8:12] == b"OKO\0")
+    assert msg is not None, "the switch received no Oko experimenter message"
+    assert msg[:4] + msg[8:] == expected[:4] + expected[8:], msg.hex(" ")
+
+
+def test_flow_stats_with_filter_prog_read_back_into_the_operational_inventory(system, peer):
     """Against a test OpenFlow peer (it/tests/ofpeer.py) that reports the flows it is given: the FLOW_MOD it
     receives is the protocol vector, and the flow-stats reply carrying the filter_prog OXM and the SEND_MAPS
     action reads back into the operational inventory with both."""
-    peer = OpenFlowPeer(dpid=2).start()
     node = "openflow:2"
-    try:
-        deadline = time.time() + 120
-        while requests.get(f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}?fields=id",
-                           auth=AUTH, timeout=30).status_code != 200:
-            assert time.time() < deadline, f"{node} never appeared in the inventory"
-            time.sleep(2)
-        url = system.restconf + FLOW_URL.format(node=node)
-        r = requests.put(url, json=_flow_json("oko-vector"), auth=AUTH, timeout=30)
-        assert r.status_code in (200, 201, 204), r.text
-        mod = peer.wait_for_flow_mod(lambda m: b"OKO\0" in m)
-        assert mod is not None, "the peer received no FLOW_MOD with Oko's experimenter id"
-        expected = _vector("flow_mod_filter_prog_send_maps")
-        assert mod[:4] + mod[8:] == expected[:4] + expected[8:], mod.hex(" ")
+    url = system.restconf + FLOW_URL.format(node=node)
+    requests.delete(url, auth=AUTH, timeout=30)   # left over from an earlier run (the datastore persists)
+    r = requests.put(url, json=_flow_json("oko-vector"), auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    mod = peer.wait_for_flow_mod(lambda m: m[25] == OFPFC_ADD and b"OKO\0" in m)
+    assert mod is not None, "the peer received no FLOW_MOD with Oko's experimenter id"
+    expected = _vector("flow_mod_filter_prog_send_maps")
+    assert mod[:4] + mod[8:] == expected[:4] + expected[8:], mod.hex(" ")
 
-        table_url = (f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}"
-                     "/flow-node-inventory:table=0?content=nonconfig")
-        deadline = time.time() + 120
-        flows = []
-        while time.time() < deadline:
-            r = requests.get(table_url, auth=AUTH, timeout=30)
-            if r.status_code == 200:
-                flows = r.json()["flow-node-inventory:table"][0].get("flow", [])
-                if flows:
-                    break
-            time.sleep(3)
-        assert flows, "no flow statistics reached the operational inventory"
-        flow = flows[0]
-        extensions = flow["match"]["openflowplugin-extension-general:extension-list"]
-        assert extensions[0]["extension-key"] == "oko-openflowplugin:filter-prog-key"
-        assert extensions[0]["extension"]["oko-openflowplugin:oko-filter-prog"] == {"prog-id": 42}
-        actions = flow["instructions"]["instruction"][0]["apply-actions"]["action"]
-        assert {"map-mask": "1"} in [a.get("oko-openflowplugin:oko-send-maps") for a in actions] \
-            or {"map-mask": 1} in [a.get("oko-openflowplugin:oko-send-maps") for a in actions], actions
-        # The statistics match the configured flow, so the operational flow keeps the configured id.
-        assert flow["id"] == "oko-vector", flow["id"]
-        requests.delete(url, auth=AUTH, timeout=30)
-    finally:
-        peer.stop()
+    table_url = (f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}"
+                 "/flow-node-inventory:table=0?content=nonconfig")
+    deadline = time.time() + 120
+    flows = []
+    while time.time() < deadline:
+        r = requests.get(table_url, auth=AUTH, timeout=30)
+        if r.status_code == 200:
+            flows = r.json()["flow-node-inventory:table"][0].get("flow", [])
+            if flows:
+                break
+        time.sleep(3)
+    assert flows, "no flow statistics reached the operational inventory"
+    flow = flows[0]
+    extensions = flow["match"]["openflowplugin-extension-general:extension-list"]
+    assert extensions[0]["extension-key"] == "oko-openflowplugin:filter-prog-key"
+    assert extensions[0]["extension"]["oko-openflowplugin:oko-filter-prog"] == {"prog-id": 42}
+    actions = flow["instructions"]["instruction"][0]["apply-actions"]["action"]
+    send_maps = [a["oko-openflowplugin:oko-send-maps"] for a in actions if "oko-openflowplugin:oko-send-maps" in a]
+    # RFC 7951 writes uint64 as a string.
+    assert [str(a["map-mask"]) for a in send_maps] == ["1"], actions
+    # The statistics match the configured flow, so the operational flow keeps the configured id.
+    assert flow["id"] == "oko-vector", flow["id"]
+    requests.delete(url, auth=AUTH, timeout=30)
 
 
 def test_restconf_refuses_a_wrong_password(system):
