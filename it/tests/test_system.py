@@ -69,13 +69,9 @@ def _flow_mods_received(log_text):
     return [bytes(m) for m in mods]
 
 
-def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(system):
-    """A flow written over RESTCONF with the filter-prog match extension and the send-maps action leaves
-    OpenDaylight as exactly the FLOW_MOD of docs/protocol/vectors/flow_mod_filter_prog_send_maps.hex (all bytes
-    but the xid). The bytes are those the switch received on its socket, from its vconn debug log."""
-    assert system.sh("ovs-appctl -t ovs-vswitchd vlog/set vconn:file:dbg").returncode == 0
-    flow = {"flow-node-inventory:flow": [{
-        "id": "oko-vector", "table_id": 0, "priority": 100, "cookie": 0xC0FFEE,
+def _flow_json(flow_id):
+    return {"flow-node-inventory:flow": [{
+        "id": flow_id, "table_id": 0, "priority": 100, "cookie": 0xC0FFEE,
         "match": {
             "ethernet-match": {"ethernet-type": {"type": 0x0800}},
             "ipv4-destination": "10.0.0.1/32",
@@ -85,11 +81,18 @@ def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(syste
         "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
             {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 1}},
             {"order": 1, "output-action": {"output-node-connector": "1", "max-length": 0}}]}}]}}]}
+
+
+def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(system):
+    """A flow written over RESTCONF with the filter-prog match extension and the send-maps action leaves
+    OpenDaylight as exactly the FLOW_MOD of docs/protocol/vectors/flow_mod_filter_prog_send_maps.hex (all bytes
+    but the xid). The bytes are those the switch received on its socket, from its vconn debug log."""
+    assert system.sh("ovs-appctl -t ovs-vswitchd vlog/set vconn:file:dbg").returncode == 0
     url = system.restconf + FLOW_URL.format(node=system.node_id)
     requests.delete(url, auth=AUTH, timeout=30)   # left over from an earlier run (the datastore persists)
     log = system.run_dir / "ovs" / "ovs-vswitchd.log"
     start = log.stat().st_size          # only what the switch logs from now on counts
-    r = requests.put(url, json=flow, auth=AUTH, timeout=30)
+    r = requests.put(url, json=_flow_json("oko-vector"), auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
     expected = _vector("flow_mod_filter_prog_send_maps")
     deadline = time.time() + 60
@@ -105,20 +108,6 @@ def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(syste
     assert received, "no FLOW_MOD with Oko's experimenter id reached the switch"
     got = received[-1]
     assert got[:4] + got[8:] == expected[:4] + expected[8:], got.hex(" ")
-
-
-def _flow_json(flow_id):
-    return {"flow-node-inventory:flow": [{
-        "id": flow_id, "table_id": 0, "priority": 100, "cookie": 0xC0FFEE,
-        "match": {
-            "ethernet-match": {"ethernet-type": {"type": 0x0800}},
-            "ipv4-destination": "10.0.0.1/32",
-            "openflowplugin-extension-general:extension-list": [{
-                "extension-key": "oko-openflowplugin:filter-prog-key",
-                "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": 42}}}]},
-        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
-            {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 1}},
-            {"order": 1, "output-action": {"output-node-connector": "1", "max-length": 0}}]}}]}}]}
 
 
 @pytest.fixture(scope="module")
