@@ -30,4 +30,34 @@ typedef long long          int64_t;
 #define OKO_FILTER_SECTION "oko/filter"
 #define OKO_FILTER __attribute__((section(OKO_FILTER_SECTION), used))
 
+/* Maps.  Declare each map at file scope, before the filter:
+ *
+ *     OKO_MAP(flows, OKO_MAP_HASH, sizeof(struct flow_key), sizeof(uint64_t), 4096);
+ *
+ * The declaration goes into the "oko/maps" section; the loader numbers the
+ * maps in declaration order (map index 0, 1, ... on the wire) and names
+ * each after its symbol. */
+enum oko_map_type {
+    OKO_MAP_HASH      = 1,
+    OKO_MAP_ARRAY     = 2,
+    OKO_MAP_LRU_HASH  = 3,
+    OKO_MAP_BLOOM     = 4,
+    OKO_MAP_COUNT_MIN = 5,
+    OKO_MAP_LPM       = 6,
+};
+
+struct oko_map_def {
+    uint32_t type;          /* enum oko_map_type */
+    uint32_t key_size;      /* bytes */
+    uint32_t value_size;    /* bytes */
+    uint32_t max_entries;
+    uint32_t flags;         /* type-specific; 0 unless documented */
+};
+
+#define OKO_MAPS_SECTION "oko/maps"
+#define OKO_MAP(NAME, TYPE, KEY_SIZE, VALUE_SIZE, MAX_ENTRIES)            \
+    struct oko_map_def NAME                                             \
+    __attribute__((section(OKO_MAPS_SECTION), used)) = {                \
+        (TYPE), (KEY_SIZE), (VALUE_SIZE), (MAX_ENTRIES), 0 }
+
 #endif /* oko/filter.h */

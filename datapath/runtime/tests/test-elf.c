@@ -1,0 +1,185 @@
+/* Unit tests of the ELF loader (CUnit). */
+#include <CUnit/Basic.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oko-program.h"
+
+static const char *progs_dir;
+
+static void *
+read_file(const char *name, size_t *size)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", progs_dir, name);
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    rewind(f);
+    void *data = malloc(*size);
+    CU_ASSERT_EQUAL_FATAL(fread(data, 1, *size, f), *size);
+    fclose(f);
+    return data;
+}
+
+static int
+load(const void *elf, size_t size, struct oko_program *prog, char *error)
+{
+    return oko_program_load_elf(elf, size, prog, error);
+}
+
+static void
+test_baseline(void)
+{
+    size_t size;
+    void *elf = read_file("baseline.o", &size);
+    struct oko_program prog;
+    char error[OKO_ERROR_MAX];
+
+    CU_ASSERT_EQUAL(load(elf, size, &prog, error), 0);
+    CU_ASSERT_EQUAL(prog.n_insns, 2);
+    CU_ASSERT_EQUAL(prog.n_maps, 0);
+    CU_ASSERT_EQUAL(prog.insns[0].opcode, 0xb7);    /* r0 = 1 */
+    CU_ASSERT_EQUAL(prog.insns[0].imm, 1);
+    CU_ASSERT_EQUAL(prog.insns[1].opcode, 0x95);    /* exit */
+    oko_program_destroy(&prog);
+
+    /* The same object at an odd address, as inside an OpenFlow message. */
+    uint8_t *odd = malloc(size + 1);
+    memcpy(odd + 1, elf, size);
+    CU_ASSERT_EQUAL(load(odd + 1, size, &prog, error), 0);
+    CU_ASSERT_EQUAL(prog.n_insns, 2);
+    oko_program_destroy(&prog);
+    free(odd);
+    free(elf);
+}
+
+static void
+test_two_maps(void)
+{
+    size_t size;
+    void *elf = read_file("two_maps.o", &size);
+    struct oko_program prog;
+    char error[OKO_ERROR_MAX];
+
+    CU_ASSERT_EQUAL_FATAL(load(elf, size, &prog, error), 0);
+    CU_ASSERT_EQUAL(prog.n_maps, 2);
+    CU_ASSERT_STRING_EQUAL(prog.maps[0].name, "first");
+    CU_ASSERT_EQUAL(prog.maps[0].type, 1);
+    CU_ASSERT_EQUAL(prog.maps[0].key_size, 4);
+    CU_ASSERT_EQUAL(prog.maps[0].value_size, 8);
+    CU_ASSERT_EQUAL(prog.maps[0].max_entries, 16);
+    CU_ASSERT_STRING_EQUAL(prog.maps[1].name, "second");
+    CU_ASSERT_EQUAL(prog.maps[1].type, 2);
+    /* Both lddw now name their map by index. */
+    int seen[2] = { 0, 0 };
+    for (size_t i = 0; i < prog.n_insns; i++) {
+        if (prog.insns[i].opcode == 0x18 && prog.insns[i].src == OKO_PSEUDO_MAP_INDEX) {
+            CU_ASSERT(prog.insns[i].imm == 0 || prog.insns[i].imm == 1);
+            seen[prog.insns[i].imm & 1]++;
+            i++;
+        }
+    }
+    CU_ASSERT_EQUAL(seen[0], 1);
+    CU_ASSERT_EQUAL(seen[1], 1);
+    oko_program_destroy(&prog);
+    free(elf);
+}
+
+static void
+test_global_data_refused(void)
+{
+    size_t size;
+    void *elf = read_file("global_data.o", &size);
+    struct oko_program prog;
+    char error[OKO_ERROR_MAX];
+
+    CU_ASSERT_EQUAL(load(elf, size, &prog, error), EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(error, "global and static data are not allowed"));
+    CU_ASSERT_PTR_NULL(prog.insns);
+    free(elf);
+}
+
+/* Every proper prefix of a valid object is refused cleanly (run under
+ * ASan/UBSan: no read outside the buffer). */
+static void
+test_truncations_refused(void)
+{
+    size_t size;
+    uint8_t *elf = read_file("two_maps.o", &size);
+    struct oko_program prog;
+    char error[OKO_ERROR_MAX];
+
+    for (size_t n = 0; n < size; n++) {
+        void *copy = malloc(n ? n : 1);
+        memcpy(copy, elf, n);
+        int err = load(copy, n, &prog, error);
+        if (!err) {
+            /* Only trailing bytes nothing points into may go missing. */
+            oko_program_destroy(&prog);
+        } else {
+            CU_ASSERT(error[0] != '\0');
+        }
+        free(copy);
+    }
+    CU_ASSERT_EQUAL(load(elf, 10, &prog, error), EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(error, "too short"));
+    free(elf);
+}
+
+static void
+test_header_errors(void)
+{
+    size_t size;
+    uint8_t *elf = read_file("baseline.o", &size);
+    struct oko_program prog;
+    char error[OKO_ERROR_MAX];
+    uint8_t *bad = malloc(size);
+
+    memcpy(bad, elf, size);
+    bad[0] = 0;
+    CU_ASSERT_EQUAL(load(bad, size, &prog, error), EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(error, "bad magic"));
+
+    memcpy(bad, elf, size);
+    bad[18] = 62;                   /* e_machine = EM_X86_64 */
+    bad[19] = 0;
+    CU_ASSERT_EQUAL(load(bad, size, &prog, error), EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(error, "is not BPF"));
+
+    memcpy(bad, elf, size);
+    bad[16] = 2;                    /* e_type = ET_EXEC */
+    CU_ASSERT_EQUAL(load(bad, size, &prog, error), EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(error, "not a relocatable object"));
+
+    memcpy(bad, elf, size);
+    memset(bad + 40, 0xff, 8);      /* e_shoff far outside */
+    CU_ASSERT_EQUAL(load(bad, size, &prog, error), EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(error, "section header table"));
+
+    free(bad);
+    free(elf);
+}
+
+int
+main(int argc, char *argv[])
+{
+    progs_dir = argc > 1 ? argv[1] : "build/progs";
+    if (CU_initialize_registry() != CUE_SUCCESS) {
+        return 1;
+    }
+    CU_pSuite suite = CU_add_suite("elf loader", NULL, NULL);
+    CU_add_test(suite, "baseline filter loads", test_baseline);
+    CU_add_test(suite, "maps are declared and relocated", test_two_maps);
+    CU_add_test(suite, "global data is refused", test_global_data_refused);
+    CU_add_test(suite, "truncated objects are refused", test_truncations_refused);
+    CU_add_test(suite, "bad headers are refused with a reason", test_header_errors);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}
