@@ -6,24 +6,7 @@
 #include <string.h>
 
 #include "oko-program.h"
-
-static const char *progs_dir;
-
-static void *
-read_file(const char *name, size_t *size)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", progs_dir, name);
-    FILE *f = fopen(path, "rb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fseek(f, 0, SEEK_END);
-    *size = ftell(f);
-    rewind(f);
-    void *data = malloc(*size);
-    CU_ASSERT_EQUAL_FATAL(fread(data, 1, *size, f), *size);
-    fclose(f);
-    return data;
-}
+#include "util.h"
 
 static int
 load(const void *elf, size_t size, struct oko_program *prog, char *error)
@@ -35,7 +18,7 @@ static void
 test_baseline(void)
 {
     size_t size;
-    void *elf = read_file("baseline.o", &size);
+    void *elf = read_prog_file("baseline.o", &size);
     struct oko_program prog;
     char error[OKO_ERROR_MAX];
 
@@ -61,7 +44,7 @@ static void
 test_two_maps(void)
 {
     size_t size;
-    void *elf = read_file("two_maps.o", &size);
+    void *elf = read_prog_file("two_maps.o", &size);
     struct oko_program prog;
     char error[OKO_ERROR_MAX];
 
@@ -93,7 +76,7 @@ static void
 test_global_data_refused(void)
 {
     size_t size;
-    void *elf = read_file("global_data.o", &size);
+    void *elf = read_prog_file("global_data.o", &size);
     struct oko_program prog;
     char error[OKO_ERROR_MAX];
 
@@ -109,7 +92,7 @@ static void
 test_truncations_refused(void)
 {
     size_t size;
-    uint8_t *elf = read_file("two_maps.o", &size);
+    uint8_t *elf = read_prog_file("two_maps.o", &size);
     struct oko_program prog;
     char error[OKO_ERROR_MAX];
 
@@ -134,7 +117,7 @@ static void
 test_header_errors(void)
 {
     size_t size;
-    uint8_t *elf = read_file("baseline.o", &size);
+    uint8_t *elf = read_prog_file("baseline.o", &size);
     struct oko_program prog;
     char error[OKO_ERROR_MAX];
     uint8_t *bad = malloc(size);
@@ -167,19 +150,13 @@ test_header_errors(void)
 int
 main(int argc, char *argv[])
 {
-    progs_dir = argc > 1 ? argv[1] : "build/progs";
-    if (CU_initialize_registry() != CUE_SUCCESS) {
-        return 1;
-    }
-    CU_pSuite suite = CU_add_suite("elf loader", NULL, NULL);
-    CU_add_test(suite, "baseline filter loads", test_baseline);
-    CU_add_test(suite, "maps are declared and relocated", test_two_maps);
-    CU_add_test(suite, "global data is refused", test_global_data_refused);
-    CU_add_test(suite, "truncated objects are refused", test_truncations_refused);
-    CU_add_test(suite, "bad headers are refused with a reason", test_header_errors);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    static const struct test_case cases[] = {
+        { "baseline filter loads", test_baseline },
+        { "maps are declared and relocated", test_two_maps },
+        { "global data is refused", test_global_data_refused },
+        { "truncated objects are refused", test_truncations_refused },
+        { "bad headers are refused with a reason", test_header_errors },
+        { NULL, NULL },
+    };
+    return run_suite(argc, argv, "elf loader", cases);
 }

@@ -7,8 +7,7 @@
 
 #include "oko-interp.h"
 #include "oko-program.h"
-
-static const char *progs_dir;
+#include "util.h"
 
 #define INSN(OP, DST, SRC, OFF, IMM) { (OP), (DST), (SRC), (OFF), (IMM) }
 #define EXIT INSN(0x95, 0, 0, 0, 0)
@@ -16,15 +15,12 @@ static const char *progs_dir;
 static struct oko_program
 load_prog(const char *name)
 {
-    char path[512], error[OKO_ERROR_MAX];
-    snprintf(path, sizeof path, "%s/%s", progs_dir, name);
-    FILE *f = fopen(path, "rb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    static uint8_t buf[65536];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
+    char error[OKO_ERROR_MAX];
+    size_t size;
+    void *elf = read_prog_file(name, &size);
     struct oko_program prog;
-    CU_ASSERT_EQUAL_FATAL(oko_program_load_elf(buf, n, &prog, error), 0);
+    CU_ASSERT_EQUAL_FATAL(oko_program_load_elf(elf, size, &prog, error), 0);
+    free(elf);
     return prog;
 }
 
@@ -136,20 +132,14 @@ test_stack_and_jumps(void)
 int
 main(int argc, char *argv[])
 {
-    progs_dir = argc > 1 ? argv[1] : "build/progs";
-    if (CU_initialize_registry() != CUE_SUCCESS) {
-        return 1;
-    }
-    CU_pSuite suite = CU_add_suite("interpreter", NULL, NULL);
-    CU_add_test(suite, "compiled filter on packets", test_compiled_filter);
-    CU_add_test(suite, "division by zero", test_division_by_zero);
-    CU_add_test(suite, "signed division overflow", test_signed_division_overflow);
-    CU_add_test(suite, "ALU32 zero-extends, shifts mask", test_alu32_zero_extends_and_shifts_mask);
-    CU_add_test(suite, "byte swaps and sign extension", test_byte_swaps_and_sign_extension);
-    CU_add_test(suite, "stack and signed jumps", test_stack_and_jumps);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-    CU_cleanup_registry();
-    return failed ? 1 : 0;
+    static const struct test_case cases[] = {
+        { "compiled filter on packets", test_compiled_filter },
+        { "division by zero", test_division_by_zero },
+        { "signed division overflow", test_signed_division_overflow },
+        { "ALU32 zero-extends, shifts mask", test_alu32_zero_extends_and_shifts_mask },
+        { "byte swaps and sign extension", test_byte_swaps_and_sign_extension },
+        { "stack and signed jumps", test_stack_and_jumps },
+        { NULL, NULL },
+    };
+    return run_suite(argc, argv, "interpreter", cases);
 }

@@ -88,8 +88,7 @@ public final class OkoCodecRegistrar {
         // openflowjava's own decoders cannot find the codecs above for ids read from the wire (see the
         // decoder package); these take over the three message types and hand non-Oko messages back to it.
         provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_EXPERIMENTER, ExperimenterMessage.class),
-            new ExperimenterMessageDecoder(messageCodecs.stream()
-                .collect(Collectors.toMap(codec -> (long) codec.expType(), Function.identity()))));
+            new ExperimenterMessageDecoder(messageCodecs()));
         provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_ERROR, ErrorMessage.class),
             new ErrorMessageDecoder(errors));
         provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_MULTIPART_REPLY, MultipartReplyMessage.class),

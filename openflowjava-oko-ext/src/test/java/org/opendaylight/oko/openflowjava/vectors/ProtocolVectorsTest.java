@@ -27,6 +27,8 @@ import org.opendaylight.oko.openflowjava.codec.match.FilterProgCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsReplyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsRequestCodec;
 import org.opendaylight.oko.openflowjava.registration.OkoCodecRegistrar;
+import org.opendaylight.openflowjava.protocol.api.extensibility.OFDeserializer;
+import org.opendaylight.openflowjava.protocol.api.extensibility.OFSerializer;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.common.types.rev130731.ExperimenterId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.common.types.rev130731.MultipartRequestFlags;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.common.types.rev130731.MultipartType;
@@ -38,6 +40,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.multipart.reply.multipart.reply.body.MultipartReplyExperimenterCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.multipart.request.multipart.request.body.MultipartRequestExperimenterCaseBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.multipart.request.multipart.request.body.multipart.request.experimenter._case.MultipartRequestExperimenterBuilder;
+import org.opendaylight.yangtools.binding.DataContainer;
 import org.opendaylight.yangtools.binding.DataObject;
 import org.opendaylight.yangtools.yang.common.Uint32;
 
@@ -84,8 +87,8 @@ class ProtocolVectorsTest {
     private byte[] roundTrip(final ProtocolVector vector) {
         return switch (vector.kind()) {
             case "message", "multipart-request", "multipart-reply", "error" -> roundTripMessage(vector.bytes());
-            case "oxm" -> roundTripOxm(vector.bytes());
-            case "action" -> roundTripAction(vector.bytes());
+            case "oxm" -> roundTripStructure(new FilterProgCodec(), vector.bytes(), "OXM");
+            case "action" -> roundTripStructure(new SendMapsActionCodec(), vector.bytes(), "action");
             default -> throw new IllegalArgumentException("unknown kind " + vector.kind());
         };
     }
@@ -198,27 +201,16 @@ class ProtocolVectorsTest {
         return ByteBufUtil.getBytes(out);
     }
 
-    private static byte[] roundTripOxm(final byte[] bytes) {
-        final FilterProgCodec codec = new FilterProgCodec();
+    /** Decodes one structure with a codec that must consume exactly its bytes, and encodes it again. */
+    private static <T extends DataContainer, C extends OFDeserializer<T> & OFSerializer<T>> byte[] roundTripStructure(
+            final C codec, final byte[] bytes, final String what) {
         final ByteBuf in = Unpooled.wrappedBuffer(bytes);
-        final var entry = codec.deserialize(in);
+        final T decoded = codec.deserialize(in);
         if (in.readableBytes() != 0) {
-            throw new OkoDecodingException(in.readableBytes() + " bytes after the OXM");
+            throw new OkoDecodingException(in.readableBytes() + " bytes after the " + what);
         }
         final ByteBuf out = Unpooled.buffer();
-        codec.serialize(entry, out);
-        return ByteBufUtil.getBytes(out);
-    }
-
-    private static byte[] roundTripAction(final byte[] bytes) {
-        final SendMapsActionCodec codec = new SendMapsActionCodec();
-        final ByteBuf in = Unpooled.wrappedBuffer(bytes);
-        final var action = codec.deserialize(in);
-        if (in.readableBytes() != 0) {
-            throw new OkoDecodingException(in.readableBytes() + " bytes after the action");
-        }
-        final ByteBuf out = Unpooled.buffer();
-        codec.serialize(action, out);
+        codec.serialize(decoded, out);
         return ByteBufUtil.getBytes(out);
     }
 
