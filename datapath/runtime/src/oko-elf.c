@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oko-helpers.h"
+
 #define FILTER_SECTION "oko/filter"
 #define MAPS_SECTION "oko/maps"
 #define LDDW_OPCODE 0x18            /* BPF_LD | BPF_IMM | BPF_DW */
@@ -37,6 +39,10 @@
 #ifndef EM_BPF
 #define EM_BPF 247
 #endif
+#ifndef R_BPF_64_32
+#define R_BPF_64_32 10
+#endif
+#define CALL_OPCODE 0x85            /* BPF_JMP | BPF_CALL */
 #ifndef R_BPF_64_64
 #define R_BPF_64_64 1
 #endif
@@ -213,8 +219,8 @@ apply_relocations(struct elf_view *v, const Elf64_Shdr *rel,
         memcpy(&r, v->data + rel->sh_offset + i * sizeof r, sizeof r);
         size_t sym_index = ELF64_R_SYM(r.r_info);
         if (r.r_offset % sizeof(struct oko_insn)
-            || r.r_offset / sizeof(struct oko_insn) + 1 >= prog->n_insns) {
-            return fail(v, "relocation %zu at offset %lu is not on an lddw instruction",
+            || r.r_offset / sizeof(struct oko_insn) >= prog->n_insns) {
+            return fail(v, "relocation %zu at offset %lu is not on an instruction",
                         i, (unsigned long) r.r_offset);
         }
         size_t pc = r.r_offset / sizeof(struct oko_insn);
@@ -225,6 +231,20 @@ apply_relocations(struct elf_view *v, const Elf64_Shdr *rel,
         const char *name = string_at(strtab, strtab_size, sym->st_name);
         if (!name) {
             name = "?";
+        }
+        if (ELF64_R_TYPE(r.r_info) == R_BPF_64_32 && prog->insns[pc].opcode == CALL_OPCODE) {
+            /* A call of a helper declared extern: resolve it by name. */
+            int32_t id = sym->st_shndx == SHN_UNDEF ? oko_helper_by_name(name) : 0;
+            if (!id) {
+                return fail(v, sym->st_shndx == SHN_UNDEF
+                            ? "insn %zu: call to '%s', which is not an Oko helper"
+                            : "insn %zu: call to '%s': calls to other functions in the "
+                              "program are not supported (declare them static inline)",
+                            pc, name);
+            }
+            prog->insns[pc].src = 0;
+            prog->insns[pc].imm = id;
+            continue;
         }
         if (ELF64_R_TYPE(r.r_info) != R_BPF_64_64) {
             return fail(v, "insn %zu: relocation type %lu to '%s' is not supported "
@@ -239,7 +259,7 @@ apply_relocations(struct elf_view *v, const Elf64_Shdr *rel,
             return fail(v, "insn %zu: '%s' is not a map declaration", pc, name);
         }
         struct oko_insn *insn = &prog->insns[pc];
-        if (insn->opcode != LDDW_OPCODE) {
+        if (insn->opcode != LDDW_OPCODE || pc + 1 >= prog->n_insns) {
             return fail(v, "insn %zu: relocation for map '%s' on opcode 0x%02x, not lddw",
                         pc, name, insn->opcode);
         }

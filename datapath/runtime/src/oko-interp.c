@@ -17,25 +17,16 @@
 /* Reference interpreter: RFC 9669 semantics, written for clarity.  The JIT
  * must give the same r0 for every program the verifier accepts.
  *
- * Still missing (rejected by the verifier until implemented): atomic
- * operations, helper calls, map lddw (src 1). */
+ * Map lddw instructions must have been linked (oko-filter.c) so that their
+ * immediate is the map's address. */
 
 #include "oko-interp.h"
 
+#include <stdbool.h>
 #include <string.h>
 
-/* Instruction classes, the low 3 bits of the opcode. */
-enum {
-    CLASS_LD = 0x00, CLASS_LDX = 0x01, CLASS_ST = 0x02, CLASS_STX = 0x03,
-    CLASS_ALU = 0x04, CLASS_JMP = 0x05, CLASS_JMP32 = 0x06, CLASS_ALU64 = 0x07,
-};
-#define SRC_X 0x08                  /* operand is src register, not imm */
-#define MODE_MEM 0x60
-#define MODE_MEMSX 0x80
-#define SIZE_W 0x00
-#define SIZE_H 0x08
-#define SIZE_B 0x10
-#define SIZE_DW 0x18
+#include "oko-helpers.h"
+#include "oko-isa.h"
 
 static uint64_t
 load(const void *addr, int size, int sign_extend)
@@ -59,106 +50,44 @@ store(void *addr, int size, uint64_t value)
     }
 }
 
-/* One ALU operation; 'is64' selects 64-bit arithmetic, otherwise the
- * operands are the low 32 bits and the result is zero-extended. */
-static uint64_t
-alu(int op, int off, int is64, uint64_t dst, uint64_t src)
+/* An atomic read-modify-write of 4 or 8 bytes at 'addr' (aligned: the
+ * verifier checks). */
+static void
+atomic_op(const struct oko_insn *insn, void *addr, uint64_t *reg)
 {
-    if (!is64) {
-        dst = (uint32_t) dst;
-        src = (uint32_t) src;
+    bool is64 = (insn->opcode & 0x18) == SIZE_DW;
+    uint64_t src = reg[insn->src];
+    uint64_t old;
+#define RMW(TYPE)                                                           \
+    do {                                                                    \
+        TYPE *p = addr;                                                     \
+        TYPE s = (TYPE) src;                                                \
+        switch (insn->imm & ~ATOMIC_FETCH) {                                \
+        case ATOMIC_ADD: old = __atomic_fetch_add(p, s, __ATOMIC_SEQ_CST); break; \
+        case ATOMIC_OR: old = __atomic_fetch_or(p, s, __ATOMIC_SEQ_CST); break;   \
+        case ATOMIC_AND: old = __atomic_fetch_and(p, s, __ATOMIC_SEQ_CST); break; \
+        case ATOMIC_XOR: old = __atomic_fetch_xor(p, s, __ATOMIC_SEQ_CST); break; \
+        case ATOMIC_XCHG & ~ATOMIC_FETCH:                                   \
+            old = __atomic_exchange_n(p, s, __ATOMIC_SEQ_CST); break;       \
+        default: {                      /* cmpxchg: compare with r0 */      \
+            TYPE expected = (TYPE) reg[0];                                  \
+            __atomic_compare_exchange_n(p, &expected, s, false,             \
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+            old = expected;                                                 \
+            break;                                                          \
+        }                                                                   \
+        }                                                                   \
+    } while (0)
+    if (is64) {
+        RMW(uint64_t);
+    } else {
+        RMW(uint32_t);
     }
-    uint64_t r;
-    switch (op) {
-    case 0x00: r = dst + src; break;
-    case 0x10: r = dst - src; break;
-    case 0x20: r = dst * src; break;
-    case 0x30:                      /* div; off 1 = signed */
-        if (!src) {
-            r = 0;
-        } else if (off == 1) {
-            if (is64) {
-                r = (int64_t) src == -1 ? -dst : (uint64_t) ((int64_t) dst / (int64_t) src);
-            } else {
-                r = (int32_t) src == -1 ? (uint32_t) -(uint32_t) dst
-                    : (uint32_t) ((int32_t) dst / (int32_t) src);
-            }
-        } else {
-            r = dst / src;
-        }
-        break;
-    case 0x40: r = dst | src; break;
-    case 0x50: r = dst & src; break;
-    case 0x60: r = dst << (src & (is64 ? 63 : 31)); break;
-    case 0x70: r = dst >> (src & (is64 ? 63 : 31)); break;
-    case 0x80: r = -dst; break;
-    case 0x90:                      /* mod; off 1 = signed */
-        if (!src) {
-            r = dst;
-        } else if (off == 1) {
-            if (is64) {
-                r = (int64_t) src == -1 ? 0 : (uint64_t) ((int64_t) dst % (int64_t) src);
-            } else {
-                r = (int32_t) src == -1 ? 0 : (uint32_t) ((int32_t) dst % (int32_t) src);
-            }
-        } else {
-            r = dst % src;
-        }
-        break;
-    case 0xa0: r = dst ^ src; break;
-    case 0xb0:                      /* mov; off 8/16/32 = sign-extending */
-        switch (off) {
-        case 8: r = (uint64_t) (int8_t) src; break;
-        case 16: r = (uint64_t) (int16_t) src; break;
-        case 32: r = (uint64_t) (int32_t) src; break;
-        default: r = src; break;
-        }
-        break;
-    case 0xc0:
-        r = is64 ? (uint64_t) ((int64_t) dst >> (src & 63))
-                 : (uint32_t) ((int32_t) dst >> (src & 31));
-        break;
-    default:
-        r = dst;
-        break;
-    }
-    return is64 ? r : (uint32_t) r;
-}
-
-/* Byte-order conversion (END): to little endian is truncation on this
- * little-endian host, to big endian (and ALU64 bswap) swaps. */
-static uint64_t
-endian(int swap, int width, uint64_t v)
-{
-    switch (width) {
-    case 16: return swap ? __builtin_bswap16(v) : (uint16_t) v;
-    case 32: return swap ? __builtin_bswap32(v) : (uint32_t) v;
-    default: return swap ? __builtin_bswap64(v) : v;
-    }
-}
-
-static int
-jump_taken(int op, int is64, uint64_t a, uint64_t b)
-{
-    if (!is64) {
-        a = (uint32_t) a;
-        b = (uint32_t) b;
-    }
-    int64_t sa = is64 ? (int64_t) a : (int32_t) a;
-    int64_t sb = is64 ? (int64_t) b : (int32_t) b;
-    switch (op) {
-    case 0x10: return a == b;
-    case 0x20: return a > b;
-    case 0x30: return a >= b;
-    case 0x40: return (a & b) != 0;
-    case 0x50: return a != b;
-    case 0x60: return sa > sb;
-    case 0x70: return sa >= sb;
-    case 0xa0: return a < b;
-    case 0xb0: return a <= b;
-    case 0xc0: return sa < sb;
-    case 0xd0: return sa <= sb;
-    default: return 0;
+#undef RMW
+    if (insn->imm == ATOMIC_CMPXCHG) {
+        reg[0] = old;
+    } else if (insn->imm & ATOMIC_FETCH) {
+        reg[insn->src] = old;
     }
 }
 
@@ -185,11 +114,11 @@ oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len)
             int is64 = cls == CLASS_ALU64;
             if (op == 0xd0) {
                 /* ALU64 END is an unconditional swap; ALU END swaps for "to BE". */
-                reg[insn->dst] = endian(is64 || (opcode & SRC_X), insn->imm, reg[insn->dst]);
+                reg[insn->dst] = oko_isa_endian(is64 || (opcode & SRC_X), insn->imm, reg[insn->dst]);
                 break;
             }
             uint64_t src = opcode & SRC_X ? reg[insn->src] : (uint64_t) (int64_t) insn->imm;
-            reg[insn->dst] = alu(op, insn->off, is64, reg[insn->dst], src);
+            reg[insn->dst] = oko_isa_alu(op, insn->off, is64, reg[insn->dst], src);
             break;
         }
         case CLASS_JMP:
@@ -197,11 +126,15 @@ oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len)
             if (op == 0x90) {           /* exit */
                 return reg[0];
             }
+            if (op == OP_CALL) {
+                reg[0] = oko_helper_table[insn->imm](reg[1], reg[2], reg[3], reg[4], reg[5]);
+                break;
+            }
             if (op == 0x00) {           /* ja; JMP32 ja ("gotol") uses imm */
                 pc += cls == CLASS_JMP32 ? insn->imm : insn->off;
                 break;
             }
-            if (jump_taken(op, cls == CLASS_JMP,
+            if (oko_isa_jump_taken(op, cls == CLASS_JMP,
                            reg[insn->dst],
                            opcode & SRC_X ? reg[insn->src] : (uint64_t) (int64_t) insn->imm)) {
                 pc += insn->off;
@@ -220,6 +153,10 @@ oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len)
                   (uint64_t) (int64_t) insn->imm);
             break;
         case CLASS_STX:
+            if ((opcode & 0xe0) == MODE_ATOMIC) {
+                atomic_op(insn, (void *) (uintptr_t) (reg[insn->dst] + insn->off), reg);
+                break;
+            }
             store((uint8_t *) (uintptr_t) reg[insn->dst] + insn->off, opcode & 0x18, reg[insn->src]);
             break;
         }

@@ -1,0 +1,84 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+#ifndef OKO_FILTER_RUNTIME_H
+#define OKO_FILTER_RUNTIME_H 1
+
+/* A filter program ready to run: loaded from ELF, its maps created,
+ * verified, linked (map references become the maps' addresses) and, where
+ * available, compiled to native code.  This is what a switch keeps per
+ * program id. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oko-epoch.h"
+#include "oko-interp.h"
+#include "oko-map.h"
+#include "oko-program.h"
+#include "oko-verifier.h"
+
+/* Bytes of maps one program may have, all maps together. */
+#define OKO_MAX_PROGRAM_MEMORY (256u << 20)
+
+struct oko_filter_options {
+    struct oko_verify_options verify;
+    bool interpret;                 /* run in the interpreter even if a JIT exists */
+};
+
+struct oko_filter {
+    struct oko_program prog;        /* as loaded (what disassemblers show) */
+    struct oko_insn *code;          /* linked copy the interpreter runs */
+    struct oko_map *maps[OKO_MAX_MAPS];
+    size_t memory;                  /* bytes of all maps */
+    struct oko_verify_stats verify_stats;
+};
+
+/* Loads, verifies and links a program from its ELF object.  Returns 0, or
+ * an errno value with a one-line reason in 'error' (EINVAL: bad object or
+ * rejected by the verifier; E2BIG: maps over the memory cap; ENOMEM). */
+int oko_filter_load(const void *elf, size_t size, const struct oko_filter_options *opts,
+                    struct oko_filter **filterp, char error[OKO_ERROR_MAX]);
+
+/* The same from an already parsed program, whose ownership passes to the
+ * filter (also on failure). */
+int oko_filter_from_program(struct oko_program *prog, const struct oko_filter_options *opts,
+                            struct oko_filter **filterp, char error[OKO_ERROR_MAX]);
+
+/* Frees 'filter' and its maps.  No thread may be running it. */
+void oko_filter_destroy(struct oko_filter *filter);
+
+/* Runs 'filter' on a packet and returns r0.  Lock-free, allocation-free. */
+static inline uint64_t
+oko_filter_run(const struct oko_filter *filter, const void *pkt, uint64_t len)
+{
+    oko_epoch_enter();
+    uint64_t r0 = oko_interp_run(filter->code, pkt, len);
+    oko_epoch_exit();
+    return r0;
+}
+
+/* What r0 means: 1 = match, 0 = no match; anything else is a program error,
+ * which the datapath counts and treats as no match. */
+enum oko_verdict { OKO_VERDICT_NO_MATCH, OKO_VERDICT_MATCH, OKO_VERDICT_ERROR };
+
+static inline enum oko_verdict
+oko_verdict_of(uint64_t r0)
+{
+    return r0 == 1 ? OKO_VERDICT_MATCH : r0 == 0 ? OKO_VERDICT_NO_MATCH : OKO_VERDICT_ERROR;
+}
+
+#endif /* oko-filter.h */

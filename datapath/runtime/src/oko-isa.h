@@ -1,0 +1,160 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+#ifndef OKO_ISA_H
+#define OKO_ISA_H 1
+
+/* The instruction set's encoding and arithmetic (RFC 9669), shared by the
+ * interpreter, the verifier (which folds constants with exactly these
+ * semantics) and the JIT's tests.  Internal to the runtime. */
+
+#include <stdint.h>
+
+/* Instruction classes, the low 3 bits of the opcode. */
+enum {
+    CLASS_LD = 0x00, CLASS_LDX = 0x01, CLASS_ST = 0x02, CLASS_STX = 0x03,
+    CLASS_ALU = 0x04, CLASS_JMP = 0x05, CLASS_JMP32 = 0x06, CLASS_ALU64 = 0x07,
+};
+#define SRC_X 0x08                  /* operand is src register, not imm */
+#define MODE_MEM 0x60
+#define MODE_MEMSX 0x80
+#define SIZE_W 0x00
+#define SIZE_H 0x08
+#define SIZE_B 0x10
+#define SIZE_DW 0x18
+
+/* One ALU operation; 'is64' selects 64-bit arithmetic, otherwise the
+ * operands are the low 32 bits and the result is zero-extended. */
+static inline uint64_t
+oko_isa_alu(int op, int off, int is64, uint64_t dst, uint64_t src)
+{
+    if (!is64) {
+        dst = (uint32_t) dst;
+        src = (uint32_t) src;
+    }
+    uint64_t r;
+    switch (op) {
+    case 0x00: r = dst + src; break;
+    case 0x10: r = dst - src; break;
+    case 0x20: r = dst * src; break;
+    case 0x30:                      /* div; off 1 = signed */
+        if (!src) {
+            r = 0;
+        } else if (off == 1) {
+            if (is64) {
+                r = (int64_t) src == -1 ? -dst : (uint64_t) ((int64_t) dst / (int64_t) src);
+            } else {
+                r = (int32_t) src == -1 ? (uint32_t) -(uint32_t) dst
+                    : (uint32_t) ((int32_t) dst / (int32_t) src);
+            }
+        } else {
+            r = dst / src;
+        }
+        break;
+    case 0x40: r = dst | src; break;
+    case 0x50: r = dst & src; break;
+    case 0x60: r = dst << (src & (is64 ? 63 : 31)); break;
+    case 0x70: r = dst >> (src & (is64 ? 63 : 31)); break;
+    case 0x80: r = -dst; break;
+    case 0x90:                      /* mod; off 1 = signed */
+        if (!src) {
+            r = dst;
+        } else if (off == 1) {
+            if (is64) {
+                r = (int64_t) src == -1 ? 0 : (uint64_t) ((int64_t) dst % (int64_t) src);
+            } else {
+                r = (int32_t) src == -1 ? 0 : (uint32_t) ((int32_t) dst % (int32_t) src);
+            }
+        } else {
+            r = dst % src;
+        }
+        break;
+    case 0xa0: r = dst ^ src; break;
+    case 0xb0:                      /* mov; off 8/16/32 = sign-extending */
+        switch (off) {
+        case 8: r = (uint64_t) (int8_t) src; break;
+        case 16: r = (uint64_t) (int16_t) src; break;
+        case 32: r = (uint64_t) (int32_t) src; break;
+        default: r = src; break;
+        }
+        break;
+    case 0xc0:
+        r = is64 ? (uint64_t) ((int64_t) dst >> (src & 63))
+                 : (uint32_t) ((int32_t) dst >> (src & 31));
+        break;
+    default:
+        r = dst;
+        break;
+    }
+    return is64 ? r : (uint32_t) r;
+}
+
+/* Byte-order conversion (END): to little endian is truncation on this
+ * little-endian host, to big endian (and ALU64 bswap) swaps. */
+static inline uint64_t
+oko_isa_endian(int swap, int width, uint64_t v)
+{
+    switch (width) {
+    case 16: return swap ? __builtin_bswap16(v) : (uint16_t) v;
+    case 32: return swap ? __builtin_bswap32(v) : (uint32_t) v;
+    default: return swap ? __builtin_bswap64(v) : v;
+    }
+}
+
+static inline int
+oko_isa_jump_taken(int op, int is64, uint64_t a, uint64_t b)
+{
+    if (!is64) {
+        a = (uint32_t) a;
+        b = (uint32_t) b;
+    }
+    int64_t sa = is64 ? (int64_t) a : (int32_t) a;
+    int64_t sb = is64 ? (int64_t) b : (int32_t) b;
+    switch (op) {
+    case 0x10: return a == b;
+    case 0x20: return a > b;
+    case 0x30: return a >= b;
+    case 0x40: return (a & b) != 0;
+    case 0x50: return a != b;
+    case 0x60: return sa > sb;
+    case 0x70: return sa >= sb;
+    case 0xa0: return a < b;
+    case 0xb0: return a <= b;
+    case 0xc0: return sa < sb;
+    case 0xd0: return sa <= sb;
+    default: return 0;
+    }
+}
+
+
+/* Jump ops beyond the comparisons (class JMP/JMP32, high nibble). */
+#define OP_JA   0x00
+#define OP_CALL 0x80
+#define OP_EXIT 0x90
+#define OP_END  0xd0                /* ALU class: byte swap */
+#define MODE_IMM 0x00
+#define MODE_ATOMIC 0xc0
+#define LDDW_OPCODE 0x18
+
+/* Atomic operations (STX | MODE_ATOMIC, in imm). */
+#define ATOMIC_FETCH 0x01
+#define ATOMIC_ADD 0x00
+#define ATOMIC_OR 0x40
+#define ATOMIC_AND 0x50
+#define ATOMIC_XOR 0xa0
+#define ATOMIC_XCHG (0xe0 | ATOMIC_FETCH)
+#define ATOMIC_CMPXCHG (0xf0 | ATOMIC_FETCH)
+
+#endif /* oko-isa.h */

@@ -1,0 +1,1864 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/* Oko's verifier (thesis ch. 3.3.2, with the Linux verifier's model of
+ * register types).
+ *
+ * Pass 1 checks the program's shape: known opcodes, registers, lddw pairs,
+ * jump targets, and that the control-flow graph has no cycle (so every path
+ * ends).  Pass 2 walks every path from the entry with an abstract state per
+ * path: for each register and stack byte, what it holds.  Numbers carry an
+ * unsigned range; the packet length ('len' in r2) is tracked symbolically
+ * as "len + k", so comparisons against it raise the proven minimum length;
+ * packet pointers carry a fixed offset, a variable part and, when the
+ * variable part was compared with the packet end, a proven readable range.
+ * At points where paths join, a state that another explored state covers
+ * is pruned.  A budget on explored instructions turns path explosion into a
+ * "too complex" rejection instead of a hang. */
+
+#include "oko-verifier.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oko-helpers.h"
+#include "oko-isa.h"
+
+#define N_REGS 11
+#define FP 10
+#define STACK_BYTES 512
+#define STACK_SLOTS (STACK_BYTES / 8)
+#define MAX_OFFSET (1 << 29)            /* bound on pointers' fixed offsets */
+#define MAX_VAR_OFFSET (1 << 20)        /* bound on pointers' variable parts */
+#define MAX_LEN_DELTA (1 << 20)         /* bound on k in "len + k" */
+#define MAX_STATES_PER_INSN 32
+#define MAX_STATES 8192
+
+enum vtype {
+    T_NOT_INIT,
+    T_SCALAR,               /* a number in [umin, umax] */
+    T_LEN,                  /* the number len + off */
+    T_PKT,                  /* packet + off + var, var in [umin, umax] */
+    T_PKT_END,              /* packet + len + off */
+    T_STACK,                /* frame pointer + off + var */
+    T_MAP,                  /* reference to map 'map' */
+    T_MAP_VALUE,            /* value of map 'map' + off + var */
+    T_MAP_VALUE_OR_NULL,    /* the same, or NULL */
+};
+
+static const char *const type_names[] = {
+    [T_NOT_INIT] = "nothing (never set)",
+    [T_SCALAR] = "a number",
+    [T_LEN] = "the packet length",
+    [T_PKT] = "a packet pointer",
+    [T_PKT_END] = "the packet end pointer",
+    [T_STACK] = "a stack pointer",
+    [T_MAP] = "a map reference",
+    [T_MAP_VALUE] = "a map value pointer",
+    [T_MAP_VALUE_OR_NULL] = "a map value pointer that may be NULL",
+};
+
+struct vreg {
+    uint8_t type;           /* enum vtype */
+    uint16_t map;
+    int32_t range;          /* T_PKT: bytes readable from packet + var */
+    int64_t off;
+    uint32_t id;            /* equal ids: equal values (copies) */
+    uint64_t umin, umax;
+};
+
+/* Stack byte states. */
+enum { S_INVALID, S_MISC, S_SPILL };
+
+struct vstate {
+    struct vreg regs[N_REGS];
+    uint8_t stype[STACK_BYTES];             /* byte i is fp - 512 + i */
+    struct vreg spill[STACK_SLOTS];
+    uint64_t len_min, len_max;
+    int pc;
+};
+
+struct stored_state {
+    struct stored_state *next;
+    struct vstate state;
+};
+
+struct verifier {
+    const struct oko_program *prog;
+    const struct oko_insn *insns;
+    int n;
+    char *error;
+    uint8_t *join;                          /* in-degree, up to 2 (join point) */
+    uint8_t *lddw_tail;                     /* insn is the 2nd half of lddw */
+    struct stored_state **seen;
+    int *n_seen;
+    size_t n_stored;
+    struct vstate *pending;
+    size_t n_pending, max_pending;
+    uint32_t next_id;
+    size_t explored, budget, pruned;
+    uint64_t min_len;
+};
+
+static int
+verr(struct verifier *v, int pc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+verr(struct verifier *v, int pc, const char *fmt, ...)
+{
+    int n = snprintf(v->error, OKO_ERROR_MAX, "insn %d: ", pc);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(v->error + n, OKO_ERROR_MAX - n, fmt, args);
+    va_end(args);
+    return EINVAL;
+}
+
+static bool
+is_pointer(const struct vreg *r)
+{
+    return r->type >= T_PKT;
+}
+
+static bool
+is_number(const struct vreg *r)
+{
+    return r->type == T_SCALAR || r->type == T_LEN;
+}
+
+static const char *
+map_name(const struct verifier *v, int map)
+{
+    return v->prog->maps[map].name;
+}
+
+/* ---- Pass 1: shape ---- */
+
+static bool
+valid_alu(const struct oko_insn *insn, bool is64)
+{
+    int op = insn->opcode & 0xf0;
+    bool x = insn->opcode & SRC_X;
+    switch (op) {
+    case 0x00: case 0x10: case 0x20: case 0x40: case 0x50: case 0x60:
+    case 0x70: case 0xa0: case 0xc0:
+        return insn->off == 0;
+    case 0x30: case 0x90:                   /* div, mod: off 1 = signed */
+        return insn->off == 0 || insn->off == 1;
+    case 0x80:                              /* neg */
+        return !x && insn->off == 0;
+    case 0xb0:                              /* mov, movsx */
+        return insn->off == 0
+               || (x && (insn->off == 8 || insn->off == 16 || (is64 && insn->off == 32)));
+    case OP_END:
+        return (insn->imm == 16 || insn->imm == 32 || insn->imm == 64) && !(is64 && x);
+    default:
+        return false;
+    }
+}
+
+static int
+jump_delta(const struct oko_insn *insn)
+{
+    return (insn->opcode & 0x07) == CLASS_JMP32 && (insn->opcode & 0xf0) == OP_JA
+           ? insn->imm : insn->off;
+}
+
+/* Checks one instruction's encoding.  'pc' is known not to be an lddw
+ * tail. */
+static int
+check_encoding(struct verifier *v, int pc)
+{
+    const struct oko_insn *insn = &v->insns[pc];
+    int cls = insn->opcode & 0x07;
+    int op = insn->opcode & 0xf0;
+    int mode = insn->opcode & 0xe0;
+    int size = insn->opcode & 0x18;
+
+    if (insn->dst >= N_REGS || (insn->src >= N_REGS && cls != CLASS_LD)) {
+        return verr(v, pc, "invalid register r%d (there are r0 to r10)",
+                    insn->dst >= N_REGS ? insn->dst : insn->src);
+    }
+    switch (cls) {
+    case CLASS_LD:
+        if (insn->opcode != LDDW_OPCODE) {
+            if (mode == 0x20 || mode == 0x40) {
+                return verr(v, pc, "legacy packet access (BPF_ABS/BPF_IND) is not supported: "
+                            "read the packet through r1");
+            }
+            break;
+        }
+        if (pc + 1 >= v->n) {
+            return verr(v, pc, "lddw is the last instruction; its second half is missing");
+        }
+        if (v->insns[pc + 1].opcode || v->insns[pc + 1].dst || v->insns[pc + 1].src
+            || v->insns[pc + 1].off) {
+            return verr(v, pc + 1, "malformed second half of lddw (it must be all zero but imm)");
+        }
+        if (insn->src == OKO_PSEUDO_MAP_INDEX) {
+            if (insn->imm < 0 || (size_t) insn->imm >= v->prog->n_maps) {
+                return verr(v, pc, "reference to map index %d, but the program declares %zu maps",
+                            insn->imm, v->prog->n_maps);
+            }
+        } else if (insn->src != 0) {
+            return verr(v, pc, "lddw with src %d is not supported", insn->src);
+        }
+        return 0;
+    case CLASS_LDX:
+        if (mode == MODE_MEM || (mode == MODE_MEMSX && size != SIZE_DW)) {
+            return 0;
+        }
+        break;
+    case CLASS_ST:
+        if (mode == MODE_MEM) {
+            return 0;
+        }
+        break;
+    case CLASS_STX:
+        if (mode == MODE_MEM) {
+            return 0;
+        }
+        if (mode == MODE_ATOMIC && (size == SIZE_W || size == SIZE_DW)) {
+            int a = insn->imm;
+            if (a == ATOMIC_ADD || a == ATOMIC_OR || a == ATOMIC_AND || a == ATOMIC_XOR
+                || a == (ATOMIC_ADD | ATOMIC_FETCH) || a == (ATOMIC_OR | ATOMIC_FETCH)
+                || a == (ATOMIC_AND | ATOMIC_FETCH) || a == (ATOMIC_XOR | ATOMIC_FETCH)
+                || a == ATOMIC_XCHG || a == ATOMIC_CMPXCHG) {
+                return 0;
+            }
+            return verr(v, pc, "unknown atomic operation 0x%x", (unsigned) a);
+        }
+        break;
+    case CLASS_ALU:
+    case CLASS_ALU64:
+        if (valid_alu(insn, cls == CLASS_ALU64)) {
+            return 0;
+        }
+        break;
+    case CLASS_JMP:
+    case CLASS_JMP32:
+        if (op == OP_CALL) {
+            if (cls == CLASS_JMP32) {
+                break;
+            }
+            if (insn->opcode & SRC_X) {
+                return verr(v, pc, "indirect calls (callx) are not supported");
+            }
+            if (insn->src == 1) {
+                return verr(v, pc, "calls to other functions in the program are not supported "
+                            "(declare them static inline)");
+            }
+            if (insn->src != 0) {
+                return verr(v, pc, "calls to kernel functions are not supported");
+            }
+            return 0;
+        }
+        if (op == OP_EXIT) {
+            if (cls == CLASS_JMP32 || (insn->opcode & SRC_X)) {
+                break;
+            }
+            return 0;
+        }
+        if (op == 0xe0 || op == 0xf0 || (op == OP_JA && (insn->opcode & SRC_X))) {
+            break;
+        }
+        {
+            long target = (long) pc + 1 + jump_delta(insn);
+            if (target < 0 || target >= v->n) {
+                return verr(v, pc, "jump out of the program (to insn %ld of %d)", target, v->n);
+            }
+            if (v->lddw_tail[target]) {
+                return verr(v, pc, "jump into the middle of the lddw at insn %ld", target - 1);
+            }
+        }
+        return 0;
+    }
+    return verr(v, pc, "unknown opcode 0x%02x", insn->opcode);
+}
+
+/* Successors of 'pc' in the control-flow graph; returns their count. */
+static int
+successors(const struct verifier *v, int pc, int succ[2])
+{
+    const struct oko_insn *insn = &v->insns[pc];
+    int cls = insn->opcode & 0x07;
+    int op = insn->opcode & 0xf0;
+    if (cls == CLASS_LD) {
+        succ[0] = pc + 2;
+        return 1;
+    }
+    if (cls == CLASS_JMP || cls == CLASS_JMP32) {
+        if (op == OP_EXIT) {
+            return 0;
+        }
+        if (op == OP_JA) {
+            succ[0] = pc + 1 + jump_delta(insn);
+            return 1;
+        }
+        if (op != OP_CALL) {
+            succ[0] = pc + 1;
+            succ[1] = pc + 1 + insn->off;
+            return 2;
+        }
+    }
+    succ[0] = pc + 1;
+    return 1;
+}
+
+/* Depth-first search from the entry: an edge to an instruction still on
+ * the search stack closes a cycle. */
+static int
+check_cfg(struct verifier *v)
+{
+    enum { WHITE, GREY, BLACK };
+    uint8_t *color = calloc(v->n, 1);
+    int *stack = malloc(v->n * sizeof *stack);
+    uint8_t *next_succ = calloc(v->n, 1);
+    int err = 0;
+    if (!color || !stack || !next_succ) {
+        err = ENOMEM;
+        goto out;
+    }
+    int depth = 0;
+    stack[depth++] = 0;
+    color[0] = GREY;
+    while (depth && !err) {
+        int pc = stack[depth - 1];
+        int succ[2];
+        int n = successors(v, pc, succ);
+        if (next_succ[pc] == n) {
+            color[pc] = BLACK;
+            depth--;
+            continue;
+        }
+        int s = succ[next_succ[pc]++];
+        if (s >= v->n) {
+            err = verr(v, pc, "execution can run past the last instruction "
+                       "(the program must end with exit)");
+        } else if (color[s] == GREY) {
+            err = verr(v, pc, "jump back to insn %d makes a loop (loops are not allowed)", s);
+        } else {
+            if (v->join[s] < 2) {
+                v->join[s]++;               /* in-degree, saturating at 2 */
+            }
+            if (color[s] == WHITE) {
+                color[s] = GREY;
+                stack[depth++] = s;
+            }
+        }
+    }
+out:
+    free(color);
+    free(stack);
+    free(next_succ);
+    return err;
+}
+
+/* ---- Abstract values ---- */
+
+static void
+mark_unknown(struct verifier *v, struct vreg *r)
+{
+    memset(r, 0, sizeof *r);
+    r->type = T_SCALAR;
+    r->umax = UINT64_MAX;
+    r->id = ++v->next_id;
+}
+
+static void
+mark_range(struct verifier *v, struct vreg *r, uint64_t lo, uint64_t hi)
+{
+    memset(r, 0, sizeof *r);
+    r->type = T_SCALAR;
+    r->umin = lo;
+    r->umax = hi;
+    r->id = lo == hi ? 0 : ++v->next_id;
+}
+
+static void
+mark_const(struct vreg *r, uint64_t value)
+{
+    memset(r, 0, sizeof *r);
+    r->type = T_SCALAR;
+    r->umin = r->umax = value;
+}
+
+static bool
+is_const(const struct vreg *r)
+{
+    return r->type == T_SCALAR && r->umin == r->umax;
+}
+
+/* The range of a number register (scalar or len + k). */
+static void
+bounds(const struct vstate *s, const struct vreg *r, uint64_t *lo, uint64_t *hi)
+{
+    if (r->type == T_LEN) {
+        int64_t a = (int64_t) s->len_min + r->off;
+        int64_t b = (int64_t) s->len_max + r->off;
+        if (a >= 0) {
+            *lo = a;
+            *hi = b;
+        } else {
+            *lo = 0;
+            *hi = UINT64_MAX;       /* len + k may wrap around */
+        }
+    } else {
+        *lo = r->umin;
+        *hi = r->umax;
+    }
+}
+
+/* Turns 'r' (a number) into a plain scalar with its bounds. */
+static void
+to_scalar(struct verifier *v, const struct vstate *s, struct vreg *r)
+{
+    if (r->type == T_LEN) {
+        uint64_t lo, hi;
+        bounds(s, r, &lo, &hi);
+        mark_range(v, r, lo, hi);
+    }
+}
+
+/* ---- Stack ---- */
+
+/* Checks that [off, off + size) lies in the stack; returns the byte index
+ * of 'off' in stype[]. */
+static int
+stack_bounds(struct verifier *v, int pc, int64_t off, int64_t size, int *index)
+{
+    if (off < -STACK_BYTES || off + size > 0) {
+        return verr(v, pc, "stack access at fp%+" PRId64 " size %" PRId64
+                    " is outside the 512-byte stack", off, size);
+    }
+    *index = STACK_BYTES + off;
+    return 0;
+}
+
+/* Checks that 'size' bytes at byte index 'i' are initialised and hold no
+ * part of a spilled pointer. */
+static int
+stack_readable(struct verifier *v, int pc, const struct vstate *s, int i, int64_t size)
+{
+    for (int64_t b = i; b < i + size; b++) {
+        if (s->stype[b] == S_INVALID) {
+            return verr(v, pc, "reads uninitialised stack at fp%+d", (int) (b - STACK_BYTES));
+        }
+        if (s->stype[b] == S_SPILL && is_pointer(&s->spill[b / 8])) {
+            return verr(v, pc, "reads part of a pointer spilled at fp%+d as a number",
+                        (int) (b / 8 * 8 - STACK_BYTES));
+        }
+    }
+    return 0;
+}
+
+/* Marks 'size' bytes at index 'i' as holding a number, breaking spills
+ * that they overlap. */
+static void
+stack_write_misc(struct vstate *s, int i, int size)
+{
+    for (int b = i; b < i + size; b++) {
+        if (s->stype[b] == S_SPILL) {
+            int slot = b / 8;
+            for (int k = 0; k < 8; k++) {
+                s->stype[slot * 8 + k] = S_MISC;
+            }
+        }
+        s->stype[b] = S_MISC;
+    }
+}
+
+/* ---- Memory access ---- */
+
+static const char *const size_names[] = { "u32", "u16", "u8", "u64" };
+
+/* Checks an access of 'size' bytes at 'r' + 'off'.  For stack accesses sets
+ * '*stack_index' to the byte index when the offset is fixed, else -1. */
+static int
+check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t off,
+             int size, bool write, int *stack_index)
+{
+    const struct vreg *r = &s->regs[regno];
+    int64_t lo = r->off + off;
+    int64_t var = (int64_t) r->umax - (int64_t) r->umin;
+    *stack_index = -1;
+
+    switch (r->type) {
+    case T_PKT:
+        if (write) {
+            return verr(v, pc, "writes to the packet are not allowed (the packet is read-only)");
+        }
+        if (lo + (int64_t) r->umin < 0) {
+            return verr(v, pc, "packet read at offset %" PRId64 " is before the packet start",
+                        lo + (int64_t) r->umin);
+        }
+        if (lo >= 0 && r->id && lo + size <= r->range) {
+            return 0;
+        }
+        if ((int64_t) r->umax + lo + size <= (int64_t) s->len_min) {
+            return 0;
+        }
+        if (r->umax) {
+            return verr(v, pc, "packet read of %d bytes at a variable offset %" PRId64
+                        "+[%" PRIu64 ", %" PRIu64 "] is not proven within len "
+                        "(compare the pointer with the packet end first)",
+                        size, lo, r->umin, r->umax);
+        }
+        return verr(v, pc, "packet read of %d bytes at offset %" PRId64
+                    " is not proven within len (only %" PRIu64 " bytes are; "
+                    "compare len first)", size, lo, s->len_min);
+    case T_STACK: {
+        if (var) {
+            lo += r->umin;
+        }
+        int index = 0;
+        int err = stack_bounds(v, pc, lo, size + var, &index);
+        if (err) {
+            return err;
+        }
+        if (var) {
+            if (write) {
+                for (int b = index; b < index + size + var; b++) {
+                    if (s->stype[b] == S_SPILL) {
+                        return verr(v, pc, "write at a variable stack offset may hit "
+                                    "the register spilled at fp%+d", b / 8 * 8 - STACK_BYTES);
+                    }
+                }
+                return 0;
+            }
+            return stack_readable(v, pc, s, index, size + var);
+        }
+        *stack_index = index;
+        return 0;
+    }
+    case T_MAP_VALUE: {
+        uint32_t value_size = v->prog->maps[r->map].value_size;
+        if (lo + (int64_t) r->umin < 0 || lo + (int64_t) r->umax + size > value_size) {
+            return verr(v, pc, "%s access at offset %" PRId64 "%s of a value of map '%s' "
+                        "is outside its %u bytes", size_names[size == 8 ? 3 : size == 4 ? 0
+                                                              : size == 2 ? 1 : 2],
+                        lo + (int64_t) r->umin, var ? " (+variable)" : "",
+                        map_name(v, r->map), value_size);
+        }
+        return 0;
+    }
+    case T_MAP_VALUE_OR_NULL:
+        return verr(v, pc, "r%d may be NULL (a map lookup's result): compare it with 0 "
+                    "before using it", regno);
+    case T_PKT_END:
+        return verr(v, pc, "r%d is the packet end pointer: nothing can be read or written there",
+                    regno);
+    case T_MAP:
+        return verr(v, pc, "r%d is a map reference, not a pointer to memory "
+                    "(use oko_map_lookup)", regno);
+    case T_NOT_INIT:
+        return verr(v, pc, "r%d is used before it is set", regno);
+    default:
+        return verr(v, pc, "r%d is %s, not a pointer: cannot %s memory through it",
+                    regno, type_names[r->type], write ? "write" : "read");
+    }
+}
+
+static int
+size_bytes(int size_bits)
+{
+    switch (size_bits) {
+    case SIZE_B: return 1;
+    case SIZE_H: return 2;
+    case SIZE_W: return 4;
+    default: return 8;
+    }
+}
+
+static uint64_t
+max_of_size(int bytes)
+{
+    return bytes == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * bytes)) - 1;
+}
+
+static int
+do_ldx(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
+{
+    int pc = s->pc;
+    int size = size_bytes(insn->opcode & 0x18);
+    bool sx = (insn->opcode & 0xe0) == MODE_MEMSX;
+    int index;
+    if (insn->dst == FP) {
+        return verr(v, pc, "r10 (the frame pointer) is read-only");
+    }
+    int err = check_access(v, pc, s, insn->src, insn->off, size, false, &index);
+    if (err) {
+        return err;
+    }
+    if (index >= 0) {
+        /* Fixed stack offset: restore a spilled register, else a number. */
+        if (size == 8 && index % 8 == 0 && s->stype[index] == S_SPILL) {
+            s->regs[insn->dst] = s->spill[index / 8];
+            return 0;
+        }
+        err = stack_readable(v, pc, s, index, size);
+        if (err) {
+            return err;
+        }
+    }
+    if (sx) {
+        mark_unknown(v, &s->regs[insn->dst]);
+    } else {
+        mark_range(v, &s->regs[insn->dst], 0, max_of_size(size));
+    }
+    return 0;
+}
+
+static int
+do_store(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
+{
+    int pc = s->pc;
+    bool stx = (insn->opcode & 0x07) == CLASS_STX;
+    int size = size_bytes(insn->opcode & 0x18);
+    const struct vreg *src = stx ? &s->regs[insn->src] : NULL;
+    int index;
+
+    if (src && src->type == T_NOT_INIT) {
+        return verr(v, pc, "r%d is used before it is set", insn->src);
+    }
+    int err = check_access(v, pc, s, insn->dst, insn->off, size, true, &index);
+    if (err) {
+        return err;
+    }
+    const struct vreg *dst = &s->regs[insn->dst];
+    if (src && is_pointer(src)) {
+        if (dst->type == T_MAP_VALUE) {
+            return verr(v, pc, "storing a pointer into a map value is not allowed");
+        }
+        if (index < 0 || size != 8 || index % 8) {
+            return verr(v, pc, "a pointer can only be spilled whole, to an 8-byte aligned "
+                        "stack slot");
+        }
+    }
+    if (index >= 0) {
+        if (src && size == 8 && index % 8 == 0) {
+            s->spill[index / 8] = *src;
+            memset(&s->stype[index], S_SPILL, 8);
+        } else if (!src && size == 8 && index % 8 == 0) {
+            mark_const(&s->spill[index / 8], (uint64_t) (int64_t) insn->imm);
+            memset(&s->stype[index], S_SPILL, 8);
+        } else {
+            stack_write_misc(s, index, size);
+        }
+    }
+    return 0;
+}
+
+static int
+do_atomic(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
+{
+    int pc = s->pc;
+    int size = size_bytes(insn->opcode & 0x18);
+    const struct vreg *src = &s->regs[insn->src];
+    int index;
+
+    if (src->type == T_NOT_INIT) {
+        return verr(v, pc, "r%d is used before it is set", insn->src);
+    }
+    if (!is_number(src)) {
+        return verr(v, pc, "atomic operation with %s in r%d; only numbers are allowed",
+                    type_names[src->type], insn->src);
+    }
+    if (insn->imm == ATOMIC_CMPXCHG && !is_number(&s->regs[0])) {
+        return verr(v, pc, "cmpxchg compares with r0, which holds %s", type_names[s->regs[0].type]);
+    }
+    int err = check_access(v, pc, s, insn->dst, insn->off, size, true, &index);
+    if (err) {
+        return err;
+    }
+    const struct vreg *dst = &s->regs[insn->dst];
+    if ((dst->off + insn->off) % size || dst->umin != dst->umax || dst->umin % size) {
+        return verr(v, pc, "atomic operation at a misaligned or variable offset");
+    }
+    if (index >= 0) {
+        err = stack_readable(v, pc, s, index, size);
+        if (err) {
+            return err;
+        }
+        stack_write_misc(s, index, size);
+    }
+    if (insn->imm == ATOMIC_CMPXCHG) {
+        mark_range(v, &s->regs[0], 0, max_of_size(size));
+    } else if (insn->imm & ATOMIC_FETCH) {
+        mark_range(v, &s->regs[insn->src], 0, max_of_size(size));
+    }
+    return 0;
+}
+
+/* ---- ALU ---- */
+
+static uint64_t
+bit_mask_upto(uint64_t x)
+{
+    return x ? UINT64_MAX >> __builtin_clzll(x) : 0;
+}
+
+/* Range of 'op' on [a, b] and [c, d] (64-bit unsigned arithmetic); returns
+ * false when unknown. */
+static bool
+range_alu(int op, int off, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
+          uint64_t *lo, uint64_t *hi)
+{
+    switch (op) {
+    case 0x00:
+        if (b + d < b) {
+            return false;
+        }
+        *lo = a + c; *hi = b + d;
+        return true;
+    case 0x10:
+        if (a < d) {
+            return false;
+        }
+        *lo = a - d; *hi = b - c;
+        return true;
+    case 0x20:
+        if (b && d > UINT64_MAX / b) {
+            return false;
+        }
+        *lo = a * c; *hi = b * d;
+        return true;
+    case 0x30:
+        if (off == 1 && (b > INT64_MAX || d > INT64_MAX)) {
+            return false;
+        }
+        *lo = c ? a / d : 0;
+        *hi = c ? b / c : b;
+        if (!c && d) {
+            *lo = 0;
+        }
+        return true;
+    case 0x90:
+        if (off == 1 && (b > INT64_MAX || d > INT64_MAX)) {
+            return false;
+        }
+        *lo = 0;
+        *hi = c ? (b < d - 1 ? b : d - 1) : b;
+        return true;
+    case 0x50:
+        *lo = 0; *hi = b < d ? b : d;
+        return true;
+    case 0x40:
+        *lo = a > c ? a : c; *hi = bit_mask_upto(b | d);
+        return true;
+    case 0xa0:
+        *lo = 0; *hi = bit_mask_upto(b | d);
+        return true;
+    case 0x60:
+        if (d > 63 || (d && b > UINT64_MAX >> d)) {
+            return false;
+        }
+        *lo = a << c; *hi = b << d;
+        return true;
+    case 0xc0:                              /* non-negative: as a logical shift */
+        if (b > INT64_MAX) {
+            return false;
+        }
+        /* fall through */
+    case 0x70:
+        if (d > 63) {
+            *lo = 0; *hi = b;
+            return true;
+        }
+        *lo = a >> d; *hi = b >> c;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int
+alu_number(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
+           struct vreg *dst, struct vreg *src, bool is64)
+{
+    int op = insn->opcode & 0xf0;
+    uint64_t a, b, c, d;
+
+    if (dst->type == T_LEN && is64 && is_const(src) && (op == 0x00 || op == 0x10)) {
+        int64_t k = op == 0x00 ? dst->off + (int64_t) src->umin : dst->off - (int64_t) src->umin;
+        if (k > -MAX_LEN_DELTA && k < MAX_LEN_DELTA) {
+            dst->off = k;
+            return 0;
+        }
+    }
+    if (dst->type == T_LEN && !is64 && is_const(src) && (op == 0x00 || op == 0x10)
+        && (int64_t) s->len_min + dst->off >= 0) {
+        /* 32-bit "len + k +/- c" that stays within 0 .. 2^32 - 1: still exact. */
+        int64_t delta = (int32_t) src->umin;
+        int64_t k = dst->off + (op == 0x00 ? delta : -delta);
+        if (k > -MAX_LEN_DELTA && k < MAX_LEN_DELTA && (int64_t) s->len_min + k >= 0
+            && (int64_t) s->len_max + k <= UINT32_MAX) {
+            dst->off = k;
+            return 0;
+        }
+    }
+    if (src->type == T_LEN && is64 && is_const(dst) && op == 0x00
+        && (int64_t) dst->umin > -MAX_LEN_DELTA && (int64_t) dst->umin < MAX_LEN_DELTA) {
+        int64_t k = src->off + (int64_t) dst->umin;
+        if (k > -MAX_LEN_DELTA && k < MAX_LEN_DELTA) {
+            *dst = *src;
+            dst->off = k;
+            return 0;
+        }
+    }
+    bounds(s, dst, &a, &b);
+    bounds(s, src, &c, &d);
+    if (op == OP_END || op == 0x80) {
+        c = d = 0;
+    }
+    if (a == b && c == d) {
+        uint64_t r = op == OP_END
+            ? oko_isa_endian(is64 || (insn->opcode & SRC_X), insn->imm, a)
+            : oko_isa_alu(op, insn->off, is64, a, c);
+        mark_const(dst, r);
+        return 0;
+    }
+    if (!is64) {
+        if (b > UINT32_MAX) { a = 0; b = UINT32_MAX; }
+        if (d > UINT32_MAX) { c = 0; d = UINT32_MAX; }
+        if ((op == 0x60 || op == 0x70 || op == 0xc0) && d > 31) {
+            c = 0; d = 31;                  /* the shift count is masked */
+        }
+        if (op == 0xc0 && b > INT32_MAX) {
+            mark_range(v, dst, 0, UINT32_MAX);
+            return 0;
+        }
+        if ((op == 0x30 || op == 0x90) && insn->off == 1 && (b > INT32_MAX || d > INT32_MAX)) {
+            mark_range(v, dst, 0, UINT32_MAX);
+            return 0;
+        }
+    } else if (op == 0x60 || op == 0x70 || op == 0xc0) {
+        if (d > 63) { c = 0; d = 63; }
+    }
+    uint64_t lo, hi;
+    if (op == OP_END) {
+        lo = 0;
+        hi = insn->imm == 64 ? UINT64_MAX : max_of_size(insn->imm / 8);
+        if (!is64 && !(insn->opcode & SRC_X) && b <= hi) {
+            lo = a;                 /* to little endian: a no-op here */
+            hi = b;
+        }
+    } else if (!range_alu(op, insn->off, a, b, c, d, &lo, &hi)) {
+        lo = 0;
+        hi = UINT64_MAX;
+    }
+    if (!is64 && hi > UINT32_MAX) {
+        lo = 0;
+        hi = UINT32_MAX;
+    }
+    mark_range(v, dst, lo, hi);
+    return 0;
+}
+
+static int
+alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
+            struct vreg *dst, struct vreg *src, bool is64)
+{
+    int pc = s->pc;
+    int op = insn->opcode & 0xf0;
+
+    if (!is64) {
+        return verr(v, pc, "32-bit arithmetic on a pointer is not allowed");
+    }
+    if (op != 0x00 && op != 0x10) {
+        return verr(v, pc, "only adding or subtracting a number is allowed on a pointer "
+                    "(r%d holds %s)", is_pointer(dst) ? insn->dst : insn->src,
+                    type_names[is_pointer(dst) ? dst->type : src->type]);
+    }
+    if (is_pointer(dst) && is_pointer(src)) {
+        if (op != 0x10) {
+            return verr(v, pc, "adding two pointers is not allowed");
+        }
+        if (dst->type == T_PKT_END && src->type == T_PKT && !src->umax) {
+            int64_t k = dst->off - src->off;        /* (pkt + len + e) - (pkt + o) */
+            memset(dst, 0, sizeof *dst);
+            dst->type = T_LEN;
+            dst->off = k;
+            return 0;
+        }
+        if (dst->type == src->type && dst->type != T_MAP && dst->type != T_MAP_VALUE_OR_NULL
+            && !dst->umax && !src->umax && (dst->type != T_MAP_VALUE || dst->map == src->map)) {
+            mark_const(dst, dst->off - src->off);
+            return 0;
+        }
+        if ((dst->type == T_PKT || dst->type == T_PKT_END)
+            && (src->type == T_PKT || src->type == T_PKT_END)) {
+            mark_range(v, dst, 0, OKO_MAX_PKT_LEN);
+            return 0;
+        }
+        return verr(v, pc, "subtracting %s from %s is not allowed",
+                    type_names[src->type], type_names[dst->type]);
+    }
+
+    /* Exactly one pointer.  Put it in 'ptr', the number in 'num'. */
+    struct vreg ptr = is_pointer(dst) ? *dst : *src;
+    struct vreg num = is_pointer(dst) ? *src : *dst;
+    if (!is_pointer(dst) && op == 0x10) {
+        return verr(v, pc, "subtracting a pointer from a number is not allowed");
+    }
+    switch (ptr.type) {
+    case T_MAP:
+        return verr(v, pc, "arithmetic on a map reference is not allowed");
+    case T_MAP_VALUE_OR_NULL:
+        return verr(v, pc, "arithmetic on a map value pointer that may be NULL "
+                    "(compare it with 0 first)");
+    default:
+        break;
+    }
+    if (num.type == T_LEN) {
+        if (ptr.type == T_PKT && op == 0x00 && !ptr.umax) {
+            int64_t k = ptr.off + num.off;
+            memset(dst, 0, sizeof *dst);
+            dst->type = T_PKT_END;
+            dst->off = k;
+            return 0;
+        }
+        to_scalar(v, s, &num);
+    }
+    if (num.umin == num.umax) {
+        int64_t delta = op == 0x00 ? (int64_t) num.umin : -(int64_t) num.umin;
+        int64_t off = ptr.off + delta;
+        if (off <= -MAX_OFFSET || off >= MAX_OFFSET) {
+            return verr(v, pc, "pointer offset %" PRId64 " is out of range", off);
+        }
+        ptr.off = off;
+        *dst = ptr;
+        return 0;
+    }
+    if (op == 0x10) {
+        return verr(v, pc, "subtracting a variable from a pointer is not allowed");
+    }
+    if (ptr.type == T_PKT_END) {
+        return verr(v, pc, "adding a variable to the packet end pointer is not allowed");
+    }
+    if (num.umax >= MAX_VAR_OFFSET || ptr.umax + num.umax >= MAX_VAR_OFFSET) {
+        return verr(v, pc, "variable offset added to %s may be as large as %" PRIu64
+                    ": bound it with a comparison first", type_names[ptr.type], num.umax);
+    }
+    ptr.umin += num.umin;
+    ptr.umax += num.umax;
+    if (ptr.type == T_PKT) {
+        ptr.id = ++v->next_id;              /* a new base: packet + var */
+        ptr.range = 0;
+    }
+    *dst = ptr;
+    return 0;
+}
+
+static int
+do_alu(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
+{
+    int pc = s->pc;
+    bool is64 = (insn->opcode & 0x07) == CLASS_ALU64;
+    int op = insn->opcode & 0xf0;
+    struct vreg *dst = &s->regs[insn->dst];
+    struct vreg src;
+
+    if (insn->dst == FP) {
+        return verr(v, pc, "r10 (the frame pointer) is read-only");
+    }
+    if (insn->opcode & SRC_X) {
+        src = s->regs[insn->src];
+        if (src.type == T_NOT_INIT) {
+            return verr(v, pc, "r%d is used before it is set", insn->src);
+        }
+    } else {
+        mark_const(&src, is64 ? (uint64_t) (int64_t) insn->imm : (uint32_t) insn->imm);
+    }
+
+    if (op == 0xb0) {                       /* mov */
+        if (insn->off) {                    /* movsx */
+            if (!is_number(&src)) {
+                return verr(v, pc, "sign-extending move of %s", type_names[src.type]);
+            }
+            uint64_t lo, hi;
+            bounds(s, &src, &lo, &hi);
+            if (hi < (UINT64_C(1) << (insn->off - 1))) {
+                mark_range(v, dst, lo, hi);
+            } else if (lo == hi) {
+                mark_const(dst, oko_isa_alu(op, insn->off, is64, 0, lo));
+            } else if (is64) {
+                mark_unknown(v, dst);
+            } else {
+                mark_range(v, dst, 0, UINT32_MAX);
+            }
+            return 0;
+        }
+        if (is64) {
+            *dst = src;
+            return 0;
+        }
+        if (is_pointer(&src)) {
+            return verr(v, pc, "32-bit move of %s is not allowed", type_names[src.type]);
+        }
+        uint64_t lo, hi;
+        bounds(s, &src, &lo, &hi);
+        if (hi <= UINT32_MAX) {
+            *dst = src;                     /* unchanged: keeps len + k and ids */
+        } else if (lo == hi) {
+            mark_const(dst, (uint32_t) lo);
+        } else {
+            mark_range(v, dst, 0, UINT32_MAX);
+        }
+        return 0;
+    }
+
+    if (dst->type == T_NOT_INIT) {
+        return verr(v, pc, "r%d is used before it is set", insn->dst);
+    }
+    if (op == OP_END || op == 0x80) {
+        if (is_pointer(dst)) {
+            return verr(v, pc, "%s of %s is not allowed", op == 0x80 ? "negation" : "byte swap",
+                        type_names[dst->type]);
+        }
+        return alu_number(v, s, insn, dst, &src, is64);
+    }
+    if (is_pointer(dst) || is_pointer(&src)) {
+        return alu_pointer(v, s, insn, dst, &src, is64);
+    }
+    return alu_number(v, s, insn, dst, &src, is64);
+}
+
+/* ---- Calls ---- */
+
+static int
+check_mem_arg(struct verifier *v, struct vstate *s, int regno, uint64_t size,
+              const struct oko_helper_proto *proto, const char *what)
+{
+    int pc = s->pc;
+    const struct vreg *r = &s->regs[regno];
+    int index = -1;
+    if (r->type != T_STACK && r->type != T_PKT && r->type != T_MAP_VALUE) {
+        if (r->type == T_MAP_VALUE_OR_NULL) {
+            return check_access(v, pc, s, regno, 0, 1, false, &index);
+        }
+        return verr(v, pc, "%s: argument r%d (%s) must point to %" PRIu64 " readable bytes "
+                    "on the stack, in a map value or in the packet; it holds %s",
+                    proto->name, regno, what, size, type_names[r->type]);
+    }
+    if (!size) {
+        return 0;
+    }
+    int err = check_access(v, pc, s, regno, 0, size, false, &index);
+    if (!err && index >= 0) {
+        err = stack_readable(v, pc, s, index, size);
+    }
+    if (err) {
+        char reason[OKO_ERROR_MAX];
+        const char *colon = strchr(v->error, ':');
+        snprintf(reason, sizeof reason, "%s", colon ? colon + 2 : v->error);
+        return verr(v, pc, "%s: argument r%d (%s, %" PRIu64 " bytes): %s",
+                    proto->name, regno, what, size, reason);
+    }
+    return 0;
+}
+
+static const char *const map_type_names[] = {
+    "unknown", "hash", "array", "lru_hash", "bloom", "count_min", "lpm",
+};
+
+static int
+do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
+{
+    int pc = s->pc;
+    const struct oko_helper_proto *proto = oko_helper_proto(insn->imm);
+    if (!proto) {
+        return verr(v, pc, "call to unknown helper %d", insn->imm);
+    }
+    int map = -1;
+    for (int i = 0; i < 5; i++) {
+        int regno = i + 1;
+        const struct vreg *r = &s->regs[regno];
+        enum oko_arg_kind kind = proto->args[i];
+        if (kind == OKO_ARG_NONE) {
+            continue;
+        }
+        if (r->type == T_NOT_INIT) {
+            return verr(v, pc, "%s: argument r%d is used before it is set", proto->name, regno);
+        }
+        int err = 0;
+        switch (kind) {
+        case OKO_ARG_MAP:
+            if (r->type != T_MAP) {
+                return verr(v, pc, "%s: argument r%d must be a map reference (&map); it holds %s",
+                            proto->name, regno, type_names[r->type]);
+            }
+            map = r->map;
+            uint32_t type = v->prog->maps[map].type;
+            if (type >= 32 || !(proto->map_types & (UINT32_C(1) << type))) {
+                return verr(v, pc, "%s cannot be used on map '%s' of type %s",
+                            proto->name, map_name(v, map),
+                            type < 7 ? map_type_names[type] : "unknown");
+            }
+            break;
+        case OKO_ARG_KEY:
+            err = check_mem_arg(v, s, regno, v->prog->maps[map].key_size, proto, "key");
+            break;
+        case OKO_ARG_VALUE:
+            err = check_mem_arg(v, s, regno, v->prog->maps[map].value_size, proto, "value");
+            break;
+        case OKO_ARG_SCALAR:
+            if (!is_number(r)) {
+                return verr(v, pc, "%s: argument r%d must be a number; it holds %s",
+                            proto->name, regno, type_names[r->type]);
+            }
+            break;
+        case OKO_ARG_MEM:
+            break;                          /* checked with its size */
+        case OKO_ARG_MEM_SIZE: {
+            uint64_t lo, hi;
+            if (!is_number(r)) {
+                return verr(v, pc, "%s: argument r%d must be a size; it holds %s",
+                            proto->name, regno, type_names[r->type]);
+            }
+            bounds(s, r, &lo, &hi);
+            if (hi > STACK_BYTES) {
+                return verr(v, pc, "%s: size in r%d may be up to %" PRIu64 "; at most %d",
+                            proto->name, regno, hi, STACK_BYTES);
+            }
+            err = check_mem_arg(v, s, regno - 1, hi, proto, "memory");
+            break;
+        }
+        case OKO_ARG_NONE:
+            break;
+        }
+        if (err) {
+            return err;
+        }
+    }
+    for (int r = 1; r <= 5; r++) {
+        memset(&s->regs[r], 0, sizeof s->regs[r]);
+    }
+    if (proto->ret == OKO_RET_MAP_VALUE_OR_NULL) {
+        struct vreg *r0 = &s->regs[0];
+        memset(r0, 0, sizeof *r0);
+        r0->type = T_MAP_VALUE_OR_NULL;
+        r0->map = map;
+        r0->id = ++v->next_id;
+    } else {
+        mark_unknown(v, &s->regs[0]);
+    }
+    return 0;
+}
+
+/* ---- Conditional jumps ---- */
+
+enum rel { R_EQ, R_NE, R_GT, R_GE, R_LT, R_LE, R_SGT, R_SGE, R_SLT, R_SLE, R_SET, R_NSET };
+
+/* The relation "dst OP src" that holds when the jump is 'taken' (or not). */
+static enum rel
+jump_rel(int op, bool taken)
+{
+    static const enum rel rels[16][2] = {
+        [0x1] = { R_NE, R_EQ }, [0x2] = { R_LE, R_GT }, [0x3] = { R_LT, R_GE },
+        [0x4] = { R_NSET, R_SET }, [0x5] = { R_EQ, R_NE }, [0x6] = { R_SLE, R_SGT },
+        [0x7] = { R_SLT, R_SGE }, [0xa] = { R_GE, R_LT }, [0xb] = { R_GT, R_LE },
+        [0xc] = { R_SGE, R_SLT }, [0xd] = { R_SGT, R_SLE },
+    };
+    return rels[op >> 4][taken];
+}
+
+/* "a REL b" as "b FLIP(REL) a". */
+static enum rel
+flip_rel(enum rel r)
+{
+    switch (r) {
+    case R_GT: return R_LT;
+    case R_GE: return R_LE;
+    case R_LT: return R_GT;
+    case R_LE: return R_GE;
+    case R_SGT: return R_SLT;
+    case R_SGE: return R_SLE;
+    case R_SLT: return R_SGT;
+    case R_SLE: return R_SGE;
+    default: return r;
+    }
+}
+
+/* Narrows [*lo, *hi] (unsigned) by "x REL c"; returns false if no value
+ * satisfies it.  Signed relations are applied only where they agree with
+ * unsigned ones (x and c non-negative), else the range is left alone. */
+static bool
+narrow(enum rel rel, uint64_t c, uint64_t *lo, uint64_t *hi)
+{
+    if (rel >= R_SGT && rel <= R_SLE) {
+        if (*hi > INT64_MAX) {
+            return true;
+        }
+        if ((int64_t) c < 0) {
+            return rel == R_SGT || rel == R_SGE;
+        }
+        rel = rel - R_SGT + R_GT;
+    }
+    switch (rel) {
+    case R_EQ:
+        if (c < *lo || c > *hi) {
+            return false;
+        }
+        *lo = *hi = c;
+        return true;
+    case R_NE:
+        if (*lo == c && *hi == c) {
+            return false;
+        }
+        if (*lo == c) {
+            (*lo)++;
+        } else if (*hi == c) {
+            (*hi)--;
+        }
+        return true;
+    case R_GT:
+        if (c == UINT64_MAX) {
+            return false;
+        }
+        if (*lo < c + 1) {
+            *lo = c + 1;
+        }
+        break;
+    case R_GE:
+        if (*lo < c) {
+            *lo = c;
+        }
+        break;
+    case R_LT:
+        if (c == 0) {
+            return false;
+        }
+        if (*hi > c - 1) {
+            *hi = c - 1;
+        }
+        break;
+    case R_LE:
+        if (*hi > c) {
+            *hi = c;
+        }
+        break;
+    case R_SET:
+        if (*lo == *hi) {
+            return (*lo & c) != 0;
+        }
+        return *hi != 0 && c != 0;
+    case R_NSET:
+        if (*lo == *hi) {
+            return (*lo & c) == 0;
+        }
+        return true;
+    default:
+        return true;
+    }
+    return *lo <= *hi;
+}
+
+/* Applies [lo, hi] to every copy of scalar 'id'. */
+static void
+set_scalar_range(struct vstate *s, const struct vreg *r, uint64_t lo, uint64_t hi)
+{
+    for (int i = 0; i < N_REGS + STACK_SLOTS; i++) {
+        struct vreg *x = i < N_REGS ? &s->regs[i] : &s->spill[i - N_REGS];
+        if (i >= N_REGS && s->stype[(i - N_REGS) * 8] != S_SPILL) {
+            continue;
+        }
+        if (x == r || (r->id && x->type == T_SCALAR && x->id == r->id)) {
+            x->umin = lo;
+            x->umax = hi;
+            if (lo == hi) {
+                x->id = 0;
+            }
+        }
+    }
+}
+
+/* Narrows the packet length by "len + k REL c" (the 64-bit relation, or a
+ * 32-bit one when 'is32'). */
+static bool
+narrow_len(struct vstate *s, enum rel rel, int64_t k, uint64_t c, bool is32)
+{
+    int64_t lo = s->len_min + k, hi = s->len_max + k;
+    if (is32) {
+        if (lo < 0 || hi > INT32_MAX) {
+            return true;
+        }
+        c = (uint32_t) c;
+        if (rel >= R_SGT && rel <= R_SLE && (int32_t) c < 0) {
+            return rel == R_SGT || rel == R_SGE;
+        }
+    }
+    if (rel == R_SET || rel == R_NSET || rel == R_NE) {
+        return true;
+    }
+    bool is_signed = rel >= R_SGT && rel <= R_SLE;
+    if (!is_signed && lo < 0) {
+        /* len + k may wrap to a huge number; only "<=" facts (and equality
+         * with a small number) exclude wrapping. */
+        if (c > INT64_MAX || (rel != R_LT && rel != R_LE && rel != R_EQ)) {
+            return true;
+        }
+        if (s->len_min < (uint64_t) -k) {
+            s->len_min = -k;
+        }
+    }
+    if (is_signed) {
+        rel = rel - R_SGT + R_GT;
+    } else if (c > INT64_MAX) {
+        return rel == R_LT || rel == R_LE || rel == R_NE;
+    }
+    int64_t t = (int64_t) c - k;                /* len REL t */
+    int64_t mn = s->len_min, mx = s->len_max;
+    switch (rel) {
+    case R_EQ: if (t < mn || t > mx) return false; mn = mx = t; break;
+    case R_GT: if (mn < t + 1) mn = t + 1; break;
+    case R_GE: if (mn < t) mn = t; break;
+    case R_LT: if (mx > t - 1) mx = t - 1; break;
+    case R_LE: if (mx > t) mx = t; break;
+    default: break;
+    }
+    if (mn > mx) {
+        return false;
+    }
+    s->len_min = mn;
+    s->len_max = mx;
+    return true;
+}
+
+/* Narrows 's' by "a REL b" on numbers; returns false if impossible. */
+static bool
+narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a, struct vreg *b,
+               enum rel rel, bool is32)
+{
+    (void) v;
+    if (b->type == T_LEN && a->type != T_LEN) {
+        struct vreg *t = a;
+        a = b;
+        b = t;
+        rel = flip_rel(rel);
+    }
+    if (a->type == T_LEN) {
+        if (is_const(b)) {
+            return narrow_len(s, rel, a->off, b->umin, is32);
+        }
+        return true;
+    }
+    if (!is_const(b) && is_const(a)) {
+        struct vreg *t = a;
+        a = b;
+        b = t;
+        rel = flip_rel(rel);
+    }
+    uint64_t lo = a->umin, hi = a->umax;
+    uint64_t c = b->umin;
+    if (is_const(b)) {
+        if (is32) {
+            if (hi > UINT32_MAX) {
+                return true;
+            }
+            c = (uint32_t) c;
+            if (rel >= R_SGT && rel <= R_SLE) {
+                if (hi > INT32_MAX) {
+                    return true;
+                }
+                if ((int32_t) c < 0) {
+                    return rel == R_SGT || rel == R_SGE;
+                }
+                rel = rel - R_SGT + R_GT;
+            }
+        }
+        if (!narrow(rel, c, &lo, &hi)) {
+            return false;
+        }
+        set_scalar_range(s, a, lo, hi);
+        return true;
+    }
+    /* Two variables: decide when the ranges do not overlap. */
+    if (is32 && (a->umax > UINT32_MAX || b->umax > UINT32_MAX)) {
+        return true;
+    }
+    if (rel >= R_SGT && rel <= R_SLE) {
+        if (a->umax > (is32 ? INT32_MAX : INT64_MAX) || b->umax > (is32 ? INT32_MAX : INT64_MAX)) {
+            return true;
+        }
+        rel = rel - R_SGT + R_GT;
+    }
+    switch (rel) {
+    case R_EQ: return !(a->umax < b->umin || b->umax < a->umin);
+    case R_GT: return a->umax > b->umin;
+    case R_GE: return a->umax >= b->umin;
+    case R_LT: return a->umin < b->umax;
+    case R_LE: return a->umin <= b->umax;
+    default: return true;
+    }
+}
+
+/* Records that packet + var(id) + 'readable' <= packet end, for the pointer
+ * 'p' (with its id). */
+static void
+learn_pkt_range(struct vstate *s, const struct vreg *p, int64_t readable)
+{
+    if (readable <= 0) {
+        return;
+    }
+    if (!p->umax) {
+        if (s->len_min < (uint64_t) readable) {
+            s->len_min = readable;
+        }
+        return;
+    }
+    if (readable > MAX_VAR_OFFSET) {
+        return;
+    }
+    for (int i = 0; i < N_REGS + STACK_SLOTS; i++) {
+        struct vreg *x = i < N_REGS ? &s->regs[i] : &s->spill[i - N_REGS];
+        if (i >= N_REGS && s->stype[(i - N_REGS) * 8] != S_SPILL) {
+            continue;
+        }
+        if (x->type == T_PKT && x->id == p->id && x->range < readable) {
+            x->range = readable;
+        }
+    }
+}
+
+/* Narrows 's' by "a REL b" where one is a pointer; returns 1 if the branch is
+ * possible, 0 if not, or an error (negative, message written). */
+static int
+narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, struct vreg *b,
+                enum rel rel, bool is32)
+{
+    if (is32) {
+        verr(v, pc, "32-bit comparison of a pointer is not allowed");
+        return -1;
+    }
+    /* NULL check of a map lookup's result. */
+    struct vreg *p = a->type == T_MAP_VALUE_OR_NULL ? a : b->type == T_MAP_VALUE_OR_NULL ? b : NULL;
+    struct vreg *other = p == a ? b : a;
+    if (p && is_const(other) && other->umin == 0 && (rel == R_EQ || rel == R_NE)) {
+        uint32_t id = p->id;
+        for (int i = 0; i < N_REGS + STACK_SLOTS; i++) {
+            struct vreg *x = i < N_REGS ? &s->regs[i] : &s->spill[i - N_REGS];
+            if (i >= N_REGS && s->stype[(i - N_REGS) * 8] != S_SPILL) {
+                continue;
+            }
+            if (x->type == T_MAP_VALUE_OR_NULL && x->id == id) {
+                if (rel == R_EQ) {
+                    mark_const(x, 0);
+                } else {
+                    x->type = T_MAP_VALUE;
+                    x->id = 0;
+                }
+            }
+        }
+        return 1;
+    }
+    if (b->type == T_PKT && a->type == T_PKT_END) {
+        struct vreg *t = a;
+        a = b;
+        b = t;
+        rel = flip_rel(rel);
+    }
+    if (a->type == T_PKT && b->type == T_PKT_END) {
+        /* a = base + o, b = end + e: "base + o <= end + e" proves o - e bytes. */
+        int64_t o = a->off, e = b->off;
+        switch (rel) {
+        case R_LE: case R_SLE: learn_pkt_range(s, a, o - e); break;
+        case R_LT: case R_SLT: learn_pkt_range(s, a, o - e + 1); break;
+        default: break;
+        }
+        return 1;
+    }
+    if (is_pointer(a) && is_pointer(b)
+        && ((a->type == b->type && a->type != T_MAP && a->type != T_MAP_VALUE_OR_NULL)
+            || (a->type == T_PKT_END && b->type == T_PKT_END))) {
+        return 1;
+    }
+    if (p) {
+        verr(v, pc, "a map value pointer that may be NULL can only be compared with 0");
+    } else {
+        verr(v, pc, "comparing %s with %s is not allowed", type_names[a->type], type_names[b->type]);
+    }
+    return -1;
+}
+
+static int
+do_cond_jump(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
+{
+    int pc = s->pc;
+    bool is32 = (insn->opcode & 0x07) == CLASS_JMP32;
+    int op = insn->opcode & 0xf0;
+    struct vreg b_imm;
+
+    if (s->regs[insn->dst].type == T_NOT_INIT) {
+        return verr(v, pc, "r%d is used before it is set", insn->dst);
+    }
+    if (insn->opcode & SRC_X) {
+        if (s->regs[insn->src].type == T_NOT_INIT) {
+            return verr(v, pc, "r%d is used before it is set", insn->src);
+        }
+    } else {
+        mark_const(&b_imm, (uint64_t) (int64_t) insn->imm);
+    }
+
+    /* The taken branch goes on the pending stack, the other continues. */
+    struct vstate *taken = NULL;
+    bool ok[2];
+    struct vstate *states[2];
+    if (v->n_pending == v->max_pending) {
+        size_t n = v->max_pending ? v->max_pending * 2 : 64;
+        struct vstate *p = realloc(v->pending, n * sizeof *p);
+        if (!p) {
+            snprintf(v->error, OKO_ERROR_MAX, "out of memory");
+            return ENOMEM;
+        }
+        v->pending = p;
+        v->max_pending = n;
+    }
+    taken = &v->pending[v->n_pending];
+    *taken = *s;
+    states[0] = s;
+    states[1] = taken;
+    for (int t = 0; t < 2; t++) {
+        struct vstate *st = states[t];
+        struct vreg *a = &st->regs[insn->dst];
+        struct vreg *b = insn->opcode & SRC_X ? &st->regs[insn->src] : &b_imm;
+        enum rel rel = jump_rel(op, t);
+        if (is_pointer(a) || is_pointer(b)) {
+            int r = narrow_pointers(v, st, pc, a, b, rel, is32);
+            if (r < 0) {
+                return EINVAL;
+            }
+            ok[t] = r;
+        } else {
+            ok[t] = narrow_numbers(v, st, a, b, rel, is32);
+        }
+        if (insn->opcode & SRC_X) {
+            /* Fold a decided comparison of two constants. */
+            struct vreg *x = &st->regs[insn->dst], *y = &st->regs[insn->src];
+            if (is_const(x) && is_const(y)) {
+                ok[t] = oko_isa_jump_taken(op, !is32, x->umin, y->umin) == t;
+            }
+        } else if (is_const(a)) {
+            ok[t] = oko_isa_jump_taken(op, !is32, a->umin, b_imm.umin) == t;
+        }
+    }
+    s->pc = pc + 1;
+    taken->pc = pc + 1 + insn->off;
+    if (ok[1]) {
+        v->n_pending++;
+    }
+    return ok[0] ? 0 : -1;                  /* -1: this path ends here */
+}
+
+/* ---- Pruning ---- */
+
+struct idmap {
+    uint32_t old[64], new[64];
+    int n;
+};
+
+static bool
+same_id(struct idmap *m, uint32_t a, uint32_t b)
+{
+    if (!a || !b) {
+        return a == b;
+    }
+    for (int i = 0; i < m->n; i++) {
+        if (m->old[i] == a) {
+            return m->new[i] == b;
+        }
+    }
+    if (m->n == 64) {
+        return false;
+    }
+    m->old[m->n] = a;
+    m->new[m->n++] = b;
+    return true;
+}
+
+/* Does 'old' (explored, safe) cover 'new' (everything 'new' can do, 'old'
+ * could)? */
+static bool
+reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
+{
+    if (old->type == T_NOT_INIT) {
+        return true;
+    }
+    if (old->type != new->type) {
+        return false;
+    }
+    switch (old->type) {
+    case T_SCALAR:
+        return old->umin <= new->umin && new->umax <= old->umax
+               && (old->umin == old->umax || same_id(m, old->id, new->id));
+    case T_LEN:
+    case T_PKT_END:
+        return old->off == new->off;
+    case T_MAP:
+        return old->map == new->map;
+    case T_PKT:
+        return old->off == new->off && old->umin <= new->umin && new->umax <= old->umax
+               && new->range >= old->range && same_id(m, old->id, new->id);
+    case T_STACK:
+    case T_MAP_VALUE:
+        return old->off == new->off && old->map == new->map
+               && old->umin <= new->umin && new->umax <= old->umax;
+    case T_MAP_VALUE_OR_NULL:
+        return old->off == new->off && old->map == new->map && same_id(m, old->id, new->id);
+    default:
+        return false;
+    }
+}
+
+static bool
+state_covers(const struct vstate *old, const struct vstate *new)
+{
+    struct idmap m = { .n = 0 };
+    if (new->len_min < old->len_min || new->len_max > old->len_max) {
+        return false;
+    }
+    for (int i = 0; i < N_REGS; i++) {
+        if (!reg_covers(&old->regs[i], &new->regs[i], &m)) {
+            return false;
+        }
+    }
+    for (int b = 0; b < STACK_BYTES; b++) {
+        uint8_t o = old->stype[b], n = new->stype[b];
+        if (o == S_INVALID) {
+            continue;
+        }
+        if (o == S_MISC) {
+            if (n == S_INVALID || (n == S_SPILL && is_pointer(&new->spill[b / 8]))) {
+                return false;
+            }
+            continue;
+        }
+        if (n != S_SPILL) {
+            return false;
+        }
+        if (b % 8 == 0 && !reg_covers(&old->spill[b / 8], &new->spill[b / 8], &m)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* At a join point: true if an explored state covers 's' (the path can
+ * stop); otherwise remembers 's'. */
+static bool
+prune(struct verifier *v, const struct vstate *s)
+{
+    for (struct stored_state *st = v->seen[s->pc]; st; st = st->next) {
+        if (state_covers(&st->state, s)) {
+            v->pruned++;
+            return true;
+        }
+    }
+    if (v->n_seen[s->pc] < MAX_STATES_PER_INSN && v->n_stored < MAX_STATES) {
+        struct stored_state *st = malloc(sizeof *st);
+        if (st) {
+            st->state = *s;
+            st->next = v->seen[s->pc];
+            v->seen[s->pc] = st;
+            v->n_seen[s->pc]++;
+            v->n_stored++;
+        }
+    }
+    return false;
+}
+
+/* ---- Pass 2 ---- */
+
+/* Executes the instruction at s->pc abstractly.  Returns 0 to continue at
+ * the new s->pc, -1 when the path ends, or an error. */
+static int
+step(struct verifier *v, struct vstate *s)
+{
+    const struct oko_insn *insn = &v->insns[s->pc];
+    int cls = insn->opcode & 0x07;
+    int op = insn->opcode & 0xf0;
+    int err;
+
+    switch (cls) {
+    case CLASS_LD: {
+        struct vreg *r = &s->regs[insn->dst];
+        if (insn->dst == FP) {
+            return verr(v, s->pc, "r10 (the frame pointer) is read-only");
+        }
+        if (insn->src == OKO_PSEUDO_MAP_INDEX) {
+            memset(r, 0, sizeof *r);
+            r->type = T_MAP;
+            r->map = insn->imm;
+        } else {
+            mark_const(r, (uint32_t) insn->imm | (uint64_t) (uint32_t) insn[1].imm << 32);
+        }
+        s->pc += 2;
+        return 0;
+    }
+    case CLASS_LDX:
+        err = do_ldx(v, s, insn);
+        break;
+    case CLASS_ST:
+        err = do_store(v, s, insn);
+        break;
+    case CLASS_STX:
+        err = (insn->opcode & 0xe0) == MODE_ATOMIC ? do_atomic(v, s, insn) : do_store(v, s, insn);
+        break;
+    case CLASS_ALU:
+    case CLASS_ALU64:
+        err = do_alu(v, s, insn);
+        break;
+    default:                                /* JMP, JMP32 */
+        if (op == OP_EXIT) {
+            const struct vreg *r0 = &s->regs[0];
+            if (r0->type == T_NOT_INIT) {
+                return verr(v, s->pc, "r0 (the verdict) is not set at exit");
+            }
+            if (!is_number(r0)) {
+                return verr(v, s->pc, "r0 holds %s at exit; a filter returns a number "
+                            "(1 = match, 0 = no match)", type_names[r0->type]);
+            }
+            return -1;
+        }
+        if (op == OP_CALL) {
+            err = do_call(v, s, insn);
+            break;
+        }
+        if (op == OP_JA) {
+            s->pc += 1 + jump_delta(insn);
+            return 0;
+        }
+        return do_cond_jump(v, s, insn);
+    }
+    if (!err) {
+        s->pc++;
+    }
+    return err;
+}
+
+static int
+explore(struct verifier *v)
+{
+    struct vstate *s = malloc(sizeof *s);
+    if (!s) {
+        return ENOMEM;
+    }
+    memset(s, 0, sizeof *s);
+    s->regs[1].type = T_PKT;
+    s->regs[2].type = T_LEN;
+    s->regs[FP].type = T_STACK;
+    s->len_min = v->min_len;
+    s->len_max = v->min_len > OKO_MAX_PKT_LEN ? v->min_len : OKO_MAX_PKT_LEN;
+
+    int err = 0;
+    for (;;) {
+        if (++v->explored > v->budget) {
+            err = verr(v, s->pc, "the program is too complex: more than %zu instructions "
+                       "explored over all its paths", v->budget);
+            break;
+        }
+        int r = v->join[s->pc] >= 2 && prune(v, s) ? -1 : step(v, s);
+        if (r > 0) {
+            err = r;
+            break;
+        }
+        if (r < 0) {
+            if (!v->n_pending) {
+                break;
+            }
+            *s = v->pending[--v->n_pending];
+        }
+    }
+    free(s);
+    return err;
+}
+
+int
+oko_verify(const struct oko_program *prog, const struct oko_verify_options *opts,
+           struct oko_verify_stats *stats, char error[OKO_ERROR_MAX])
+{
+    struct verifier v = {
+        .prog = prog,
+        .insns = prog->insns,
+        .n = prog->n_insns,
+        .error = error,
+        .budget = opts && opts->budget ? opts->budget : OKO_VERIFY_BUDGET,
+        .min_len = opts ? opts->min_len : 0,
+    };
+    int err = 0;
+    error[0] = '\0';
+
+    if (!prog->n_insns) {
+        snprintf(error, OKO_ERROR_MAX, "the program has no instructions");
+        return EINVAL;
+    }
+    if (prog->n_insns > OKO_MAX_INSNS) {
+        snprintf(error, OKO_ERROR_MAX, "program of %zu instructions; at most %d",
+                 prog->n_insns, OKO_MAX_INSNS);
+        return EINVAL;
+    }
+    v.join = calloc(v.n, 1);
+    v.lddw_tail = calloc(v.n, 1);
+    v.seen = calloc(v.n, sizeof *v.seen);
+    v.n_seen = calloc(v.n, sizeof *v.n_seen);
+    if (!v.join || !v.lddw_tail || !v.seen || !v.n_seen) {
+        err = ENOMEM;
+        goto out;
+    }
+    for (int pc = 0; pc < v.n; pc++) {
+        if (v.insns[pc].opcode == LDDW_OPCODE && pc + 1 < v.n) {
+            v.lddw_tail[++pc] = 1;
+        }
+    }
+    for (int pc = 0; pc < v.n && !err; pc++) {
+        if (v.lddw_tail[pc]) {
+            continue;
+        }
+        err = check_encoding(&v, pc);
+    }
+    if (!err) {
+        err = check_cfg(&v);
+    }
+    if (!err) {
+        err = explore(&v);
+    }
+out:
+    if (err == ENOMEM && !error[0]) {
+        snprintf(error, OKO_ERROR_MAX, "out of memory");
+    }
+    if (stats) {
+        stats->explored = v.explored;
+        stats->pruned = v.pruned;
+        stats->stored = v.n_stored;
+    }
+    for (int i = 0; v.seen && i < v.n; i++) {
+        for (struct stored_state *st = v.seen[i], *next; st; st = next) {
+            next = st->next;
+            free(st);
+        }
+    }
+    free(v.join);
+    free(v.lddw_tail);
+    free(v.seen);
+    free(v.n_seen);
+    free(v.pending);
+    return err;
+}
