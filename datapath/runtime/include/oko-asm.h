@@ -31,7 +31,8 @@
  *
  *     .map NAME TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES [FLAGS]
  *
- * TYPE is hash, array, lru_hash, bloom, count_min or lpm.  Used by tests,
+ * TYPE is hash, array, lru_hash, bloom, count_min or lpm (or a number).
+ * ".insn OPCODE DST SRC OFF IMM" emits any encoding, even an invalid one.  Used by tests,
  * the conformance runner and the oko-filter tool. */
 
 #include <stddef.h>

@@ -326,6 +326,16 @@ assemble_line(struct assembler *a, char *s)
     if (!strncmp(s, ".map", 4) && isspace((unsigned char) s[4])) {
         return parse_map_directive(a, s + 5);
     }
+    if (!strncmp(s, ".insn", 5) && isspace((unsigned char) s[5])) {
+        /* A raw instruction: opcode dst src off imm. */
+        long opcode, dst, src, off, imm;
+        if (sscanf(s + 6, "%li %li %li %li %li", &opcode, &dst, &src, &off, &imm) != 5
+            || opcode < 0 || opcode > 255 || dst < 0 || dst > 15 || src < 0 || src > 15
+            || off < INT16_MIN || off > INT16_MAX) {
+            return aerr(a, ".insn OPCODE DST SRC OFF IMM (DST and SRC 0 to 15)");
+        }
+        return emit(a, opcode, dst, src, off, (int32_t) imm);
+    }
 
     /* Label. */
     size_t word = strcspn(s, " \t");

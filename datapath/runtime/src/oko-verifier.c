@@ -75,14 +75,28 @@ static const char *const type_names[] = {
     [T_MAP_VALUE_OR_NULL] = "a map value pointer that may be NULL",
 };
 
+/* A scalar with an id is "base(id) + off": copies and copies plus a
+ * constant share the id, so a fact learned about one applies to all.  A
+ * packet pointer whose variable part came from such a scalar remembers it
+ * in rel_id/rel_off (var = base(rel_id) + rel_off), so that a comparison
+ * like "ihl + 34 <= len" proves reads at packet + 14 + ihl. */
 struct vreg {
     uint8_t type;           /* enum vtype */
     uint16_t map;
     int32_t range;          /* T_PKT: bytes readable from packet + var */
-    int64_t off;
-    uint32_t id;            /* equal ids: equal values (copies) */
+    int64_t off;            /* pointers: fixed offset; T_LEN: k; scalars: delta */
+    uint32_t id;            /* scalars: base; T_PKT: range group; OR_NULL: lookup */
+    uint32_t rel_id;        /* T_PKT: var = base(rel_id) + rel_off, if non-zero */
+    int64_t rel_off;
     uint64_t umin, umax;
 };
+
+/* "len >= base(id) + gap". */
+struct len_fact {
+    uint32_t id;
+    int64_t gap;
+};
+#define MAX_LEN_FACTS 8
 
 /* Stack byte states. */
 enum { S_INVALID, S_MISC, S_SPILL };
@@ -92,6 +106,8 @@ struct vstate {
     uint8_t stype[STACK_BYTES];             /* byte i is fp - 512 + i */
     struct vreg spill[STACK_SLOTS];
     uint64_t len_min, len_max;
+    struct len_fact facts[MAX_LEN_FACTS];
+    int n_facts;
     int pc;
 };
 
@@ -152,26 +168,32 @@ map_name(const struct verifier *v, int map)
 
 /* ---- Pass 1: shape ---- */
 
-static bool
-valid_alu(const struct oko_insn *insn, bool is64)
+/* Checks an ALU instruction's fields; returns NULL or what is wrong. */
+static const char *
+alu_encoding_error(const struct oko_insn *insn, bool is64)
 {
     int op = insn->opcode & 0xf0;
     bool x = insn->opcode & SRC_X;
     switch (op) {
     case 0x00: case 0x10: case 0x20: case 0x40: case 0x50: case 0x60:
     case 0x70: case 0xa0: case 0xc0:
-        return insn->off == 0;
+        return insn->off ? "the offset field must be 0" : NULL;
     case 0x30: case 0x90:                   /* div, mod: off 1 = signed */
-        return insn->off == 0 || insn->off == 1;
+        return insn->off == 0 || insn->off == 1 ? NULL : "the offset of div/mod must be 0 or 1";
     case 0x80:                              /* neg */
-        return !x && insn->off == 0;
+        return x ? "unknown opcode" : insn->off ? "the offset field must be 0" : NULL;
     case 0xb0:                              /* mov, movsx */
         return insn->off == 0
-               || (x && (insn->off == 8 || insn->off == 16 || (is64 && insn->off == 32)));
+               || (x && (insn->off == 8 || insn->off == 16 || (is64 && insn->off == 32)))
+               ? NULL : "the offset of mov must be 0 (or 8, 16, 32 for movsx)";
     case OP_END:
-        return (insn->imm == 16 || insn->imm == 32 || insn->imm == 64) && !(is64 && x);
+        if (is64 && x) {
+            return "unknown opcode";
+        }
+        return insn->imm == 16 || insn->imm == 32 || insn->imm == 64
+               ? NULL : "byte swap width (imm) must be 16, 32 or 64";
     default:
-        return false;
+        return "unknown opcode";
     }
 }
 
@@ -248,11 +270,16 @@ check_encoding(struct verifier *v, int pc)
         }
         break;
     case CLASS_ALU:
-    case CLASS_ALU64:
-        if (valid_alu(insn, cls == CLASS_ALU64)) {
+    case CLASS_ALU64: {
+        const char *problem = alu_encoding_error(insn, cls == CLASS_ALU64);
+        if (!problem) {
             return 0;
         }
+        if (strcmp(problem, "unknown opcode")) {
+            return verr(v, pc, "opcode 0x%02x: %s", insn->opcode, problem);
+        }
         break;
+    }
     case CLASS_JMP:
     case CLASS_JMP32:
         if (op == OP_CALL) {
@@ -512,6 +539,13 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
         }
         if (lo >= 0 && r->id && lo + size <= r->range) {
             return 0;
+        }
+        if (r->rel_id) {
+            for (int i = 0; i < s->n_facts; i++) {
+                if (s->facts[i].id == r->rel_id && lo + r->rel_off + size <= s->facts[i].gap) {
+                    return 0;
+                }
+            }
         }
         if ((int64_t) r->umax + lo + size <= (int64_t) s->len_min) {
             return 0;
@@ -824,6 +858,19 @@ alu_number(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
             return 0;
         }
     }
+    if (dst->type == T_SCALAR && dst->id && is64 && is_const(src) && (op == 0x00 || op == 0x10)
+        && src->umin < MAX_OFFSET) {
+        /* base + delta +/- c: same base, if the range does not wrap. */
+        uint64_t c = src->umin;
+        int64_t delta = dst->off + (op == 0x00 ? (int64_t) c : -(int64_t) c);
+        bool wraps = op == 0x00 ? dst->umax + c < dst->umax : dst->umin < c;
+        if (!wraps && delta > -MAX_OFFSET && delta < MAX_OFFSET) {
+            dst->umin = op == 0x00 ? dst->umin + c : dst->umin - c;
+            dst->umax = op == 0x00 ? dst->umax + c : dst->umax - c;
+            dst->off = delta;
+            return 0;
+        }
+    }
     bounds(s, dst, &a, &b);
     bounds(s, src, &c, &d);
     if (op == OP_END || op == 0x80) {
@@ -958,12 +1005,15 @@ alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
         return verr(v, pc, "variable offset added to %s may be as large as %" PRIu64
                     ": bound it with a comparison first", type_names[ptr.type], num.umax);
     }
-    ptr.umin += num.umin;
-    ptr.umax += num.umax;
     if (ptr.type == T_PKT) {
+        bool first_var = !ptr.umax;
         ptr.id = ++v->next_id;              /* a new base: packet + var */
         ptr.range = 0;
+        ptr.rel_id = first_var && num.type == T_SCALAR ? num.id : 0;
+        ptr.rel_off = num.off;
     }
+    ptr.umin += num.umin;
+    ptr.umax += num.umax;
     *dst = ptr;
     return 0;
 }
@@ -1281,11 +1331,20 @@ set_scalar_range(struct vstate *s, const struct vreg *r, uint64_t lo, uint64_t h
         if (i >= N_REGS && s->stype[(i - N_REGS) * 8] != S_SPILL) {
             continue;
         }
-        if (x == r || (r->id && x->type == T_SCALAR && x->id == r->id)) {
+        if (x == r || (r->id && x->type == T_SCALAR && x->id == r->id && x->off == r->off)) {
             x->umin = lo;
             x->umax = hi;
-            if (lo == hi) {
-                x->id = 0;
+        } else if (r->id && x->type == T_SCALAR && x->id == r->id) {
+            /* x = r + (x.off - r.off): shift the range if it cannot wrap. */
+            int64_t shift = x->off - r->off;
+            if (shift >= 0 ? hi + shift >= hi : lo >= (uint64_t) -shift) {
+                uint64_t nlo = lo + shift, nhi = hi + shift;
+                if (nlo > x->umin) {
+                    x->umin = nlo;
+                }
+                if (nhi < x->umax) {
+                    x->umax = nhi;
+                }
             }
         }
     }
@@ -1343,6 +1402,32 @@ narrow_len(struct vstate *s, enum rel rel, int64_t k, uint64_t c, bool is32)
     return true;
 }
 
+/* Records what "len + k REL x" says about len and x's base. */
+static void
+learn_len_fact(struct vstate *s, int64_t k, const struct vreg *x, enum rel rel)
+{
+    if ((int64_t) s->len_min + k < 0 || x->umax > INT64_MAX) {
+        return;                             /* either side may wrap */
+    }
+    int64_t gap;
+    switch (rel) {
+    case R_GE: case R_SGE: gap = x->off - k; break;         /* len >= base + off - k */
+    case R_GT: case R_SGT: gap = x->off - k + 1; break;
+    default: return;
+    }
+    for (int i = 0; i < s->n_facts; i++) {
+        if (s->facts[i].id == x->id) {
+            if (s->facts[i].gap < gap) {
+                s->facts[i].gap = gap;
+            }
+            return;
+        }
+    }
+    int slot = s->n_facts < MAX_LEN_FACTS ? s->n_facts++ : (int) (x->id % MAX_LEN_FACTS);
+    s->facts[slot].id = x->id;
+    s->facts[slot].gap = gap;
+}
+
 /* Narrows 's' by "a REL b" on numbers; returns false if impossible. */
 static bool
 narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a, struct vreg *b,
@@ -1358,6 +1443,9 @@ narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a, struct vreg
     if (a->type == T_LEN) {
         if (is_const(b)) {
             return narrow_len(s, rel, a->off, b->umin, is32);
+        }
+        if (b->type == T_SCALAR && b->id && !is32) {
+            learn_len_fact(s, a->off, b, rel);
         }
         return true;
     }
@@ -1608,7 +1696,8 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
     switch (old->type) {
     case T_SCALAR:
         return old->umin <= new->umin && new->umax <= old->umax
-               && (old->umin == old->umax || same_id(m, old->id, new->id));
+               && (old->umin == old->umax
+                   || (same_id(m, old->id, new->id) && old->off == new->off));
     case T_LEN:
     case T_PKT_END:
         return old->off == new->off;
@@ -1616,7 +1705,8 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
         return old->map == new->map;
     case T_PKT:
         return old->off == new->off && old->umin <= new->umin && new->umax <= old->umax
-               && new->range >= old->range && same_id(m, old->id, new->id);
+               && new->range >= old->range && same_id(m, old->id, new->id)
+               && same_id(m, old->rel_id, new->rel_id) && old->rel_off == new->rel_off;
     case T_STACK:
     case T_MAP_VALUE:
         return old->off == new->off && old->map == new->map
@@ -1637,6 +1727,16 @@ state_covers(const struct vstate *old, const struct vstate *new)
     }
     for (int i = 0; i < N_REGS; i++) {
         if (!reg_covers(&old->regs[i], &new->regs[i], &m)) {
+            return false;
+        }
+    }
+    for (int i = 0; i < old->n_facts; i++) {
+        bool implied = false;
+        for (int j = 0; j < new->n_facts && !implied; j++) {
+            implied = new->facts[j].gap >= old->facts[i].gap
+                      && same_id(&m, old->facts[i].id, new->facts[j].id);
+        }
+        if (!implied) {
             return false;
         }
     }

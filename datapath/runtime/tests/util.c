@@ -22,6 +22,12 @@ read_prog_file(const char *name, size_t *size)
     return data;
 }
 
+const char *
+progs_directory(void)
+{
+    return progs_dir;
+}
+
 int
 run_suite(int argc, char *argv[], const char *suite_name, const struct test_case cases[])
 {

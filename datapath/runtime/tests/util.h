@@ -14,6 +14,9 @@ struct test_case {
  * first argument, default build/progs) into a malloc'd buffer. */
 void *read_prog_file(const char *name, size_t *size);
 
+/* The folder of test programs. */
+const char *progs_directory(void);
+
 /* Runs the NULL-terminated 'cases' as one suite; returns main's exit code. */
 int run_suite(int argc, char *argv[], const char *suite, const struct test_case cases[]);
 

@@ -60,4 +60,42 @@ struct oko_map_def {
     __attribute__((section(OKO_MAPS_SECTION), used)) = {                \
         (TYPE), (KEY_SIZE), (VALUE_SIZE), (MAX_ENTRIES), 0 }
 
+/* Helpers (docs/filter-programs.md has the details).  The loader resolves
+ * calls by name; the numbers are datapath/runtime/include/oko-helpers.h's. */
+
+/* Hash, array, lru_hash, lpm: pointer to the value of 'key', or 0 (NULL),
+ * which the verifier makes you check before using the pointer. */
+extern void *oko_map_lookup(void *map, const void *key);
+
+/* Hash, array, lru_hash, lpm: create or replace.  0 or a negative errno. */
+#define OKO_UPDATE_ANY     0    /* create or replace */
+#define OKO_UPDATE_NOEXIST 1    /* create only */
+#define OKO_UPDATE_EXIST   2    /* replace only */
+extern int64_t oko_map_update(void *map, const void *key, const void *value, uint64_t flags);
+
+/* Hash, lru_hash, lpm: 0, or -ENOENT (-2) if there was no such key. */
+extern int64_t oko_map_delete(void *map, const void *key);
+
+/* Bloom: adds 'key' (returns 0).  Count-min: adds 'increment' to the
+ * count of 'key' and returns the new estimate. */
+extern uint64_t oko_map_add(void *map, const void *key, uint64_t increment);
+
+/* Bloom: 1 if 'key' may have been added, 0 if certainly not.  Count-min:
+ * the estimated count of 'key' (never below the true count). */
+extern uint64_t oko_map_query(void *map, const void *key);
+
+/* Monotonic time in nanoseconds. */
+extern uint64_t oko_time_ns(void);
+
+/* A 64-bit hash of 'size' (at most 512) bytes. */
+extern uint64_t oko_hash(const void *data, uint64_t size, uint64_t seed);
+
+/* Map declarations for the sketches: */
+/*   OKO_MAP(seen, OKO_MAP_BLOOM, KEY_SIZE, 0, BITS)              flags: hashes (0 = 4) */
+/*   OKO_MAP(counts, OKO_MAP_COUNT_MIN, KEY_SIZE, 4, WIDTH)       flags: rows (0 = 4) */
+#define OKO_MAP_FLAGS(NAME, TYPE, KEY_SIZE, VALUE_SIZE, MAX_ENTRIES, FLAGS) \
+    struct oko_map_def NAME                                             \
+    __attribute__((section(OKO_MAPS_SECTION), used)) = {                \
+        (TYPE), (KEY_SIZE), (VALUE_SIZE), (MAX_ENTRIES), (FLAGS) }
+
 #endif /* oko/filter.h */
