@@ -24,7 +24,7 @@
  * and oko_epoch_exit().  Entering publishes the global epoch in the
  * thread's slot; a removed entry is stamped with the epoch of its removal
  * and becomes reusable once every thread inside a section entered after
- * that stamp.  Entering and exiting are two stores and a fence: no lock, no
+ * that stamp.  Entering is an exchange, exiting a store: no lock, no
  * allocation (the slot is registered on a thread's first use). */
 
 #include <stdatomic.h>
@@ -55,14 +55,14 @@ oko_epoch_enter(void)
         slot = oko_epoch_register();
     }
     if (!slot->depth++) {
-        atomic_store_explicit(&slot->epoch,
-                              atomic_load_explicit(&oko_epoch_global, memory_order_relaxed),
-                              memory_order_release);
-        /* Orders the slot's store before this thread's reads of shared
-         * entries; pairs with the fence in oko_epoch_oldest_active().  (The
-         * release store makes the previous section's reads happen before a
-         * reclaimer that sees the new epoch.) */
-        atomic_thread_fence(memory_order_seq_cst);
+        /* A sequentially consistent exchange (xchg, a full barrier on
+         * x86-64) orders the slot's store before this thread's reads of
+         * shared entries, and pairs with the sequentially consistent loads
+         * of oko_epoch_oldest_active().  It also releases: the previous
+         * section's reads happen before a reclaimer that sees this epoch. */
+        atomic_exchange_explicit(&slot->epoch,
+                                 atomic_load_explicit(&oko_epoch_global, memory_order_relaxed),
+                                 memory_order_seq_cst);
     }
 }
 

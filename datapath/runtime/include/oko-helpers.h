@@ -67,9 +67,4 @@ int32_t oko_helper_by_name(const char *name);
 typedef uint64_t oko_helper_fn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 extern oko_helper_fn *const oko_helper_table[OKO_N_HELPERS];
 
-/* Flags of OKO_HELPER_MAP_UPDATE. */
-#define OKO_UPDATE_ANY     0        /* create or replace */
-#define OKO_UPDATE_NOEXIST 1        /* create only */
-#define OKO_UPDATE_EXIST   2        /* replace only */
-
 #endif /* oko-helpers.h */

@@ -52,6 +52,12 @@
 
 struct oko_map;
 
+/* Flags of oko_map_update() (and of the oko_map_update helper). */
+#define OKO_UPDATE_ANY     0        /* create or replace */
+#define OKO_UPDATE_NOEXIST 1        /* create only */
+#define OKO_UPDATE_EXIST   2        /* replace only */
+
+
 /* Checks 'decl' and returns the bytes a map of it needs, or 0 with a reason
  * in 'error' if the declaration is invalid. */
 size_t oko_map_memory(const struct oko_map_decl *decl, char error[OKO_ERROR_MAX]);
@@ -84,6 +90,15 @@ int64_t oko_map_add(struct oko_map *map, const void *key, uint32_t increment);
 /* Sketches: bloom returns 1 if 'key' may be present, 0 if it is not;
  * count-min returns the estimate of 'key''s count. */
 int64_t oko_map_query(struct oko_map *map, const void *key);
+
+/* Control-path versions of update and delete: they enter their own epoch
+ * section (the caller must not be inside one) and, when every spare entry
+ * is still waiting for a reader (one preempted inside a program, say),
+ * wait for readers to move on (up to OKO_MAP_CTL_WAIT_MS) instead of
+ * failing with -EBUSY. */
+#define OKO_MAP_CTL_WAIT_MS 1000
+int oko_map_update_ctl(struct oko_map *map, const void *key, const void *value, uint64_t flags);
+int oko_map_delete_ctl(struct oko_map *map, const void *key);
 
 /* Removes every entry (control path). */
 void oko_map_clear(struct oko_map *map);

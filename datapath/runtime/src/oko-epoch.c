@@ -75,11 +75,10 @@ oko_epoch_retire(void)
 uint64_t
 oko_epoch_oldest_active(void)
 {
-    atomic_thread_fence(memory_order_seq_cst);
     uint64_t oldest = UINT64_MAX;
     int n = atomic_load(&n_slots_used);
     for (int i = 0; i < n; i++) {
-        uint64_t e = atomic_load_explicit(&slots[i].epoch, memory_order_acquire);
+        uint64_t e = atomic_load_explicit(&slots[i].epoch, memory_order_seq_cst);
         if (e && e < oldest) {
             oldest = e;
         }

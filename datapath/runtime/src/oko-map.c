@@ -34,12 +34,14 @@
 #include "oko-map.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "oko-epoch.h"
 #include "oko-helpers.h"
@@ -820,6 +822,36 @@ oko_map_count(const struct oko_map *m)
     default:
         return atomic_load(&((struct oko_map *) m)->count);
     }
+}
+
+int
+oko_map_update_ctl(struct oko_map *m, const void *key, const void *value, uint64_t flags)
+{
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        oko_epoch_enter();
+        int err = oko_map_update(m, key, value, flags);
+        oko_epoch_exit();
+        if (err != -EBUSY) {
+            return err;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000
+            > OKO_MAP_CTL_WAIT_MS) {
+            return err;
+        }
+        sched_yield();
+    }
+}
+
+int
+oko_map_delete_ctl(struct oko_map *m, const void *key)
+{
+    oko_epoch_enter();
+    int err = oko_map_delete(m, key);
+    oko_epoch_exit();
+    return err;
 }
 
 void
