@@ -27,6 +27,7 @@
 
 #include "oko-epoch.h"
 #include "oko-interp.h"
+#include "oko-jit.h"
 #include "oko-map.h"
 #include "oko-program.h"
 #include "oko-verifier.h"
@@ -36,18 +37,20 @@
 
 struct oko_filter_options {
     struct oko_verify_options verify;
-    bool interpret;                 /* run in the interpreter even if a JIT exists */
+    bool interpret;                 /* do not compile: run in the interpreter */
 };
 
 struct oko_filter {
     struct oko_program prog;        /* as loaded (what disassemblers show) */
     struct oko_insn *code;          /* linked copy the interpreter runs */
+    struct oko_jit jit;             /* native code, if compiled (jit.fn) */
     struct oko_map *maps[OKO_MAX_MAPS];
     size_t memory;                  /* bytes of all maps */
     struct oko_verify_stats verify_stats;
 };
 
-/* Loads, verifies and links a program from its ELF object.  Returns 0, or
+/* Loads, verifies, links and (unless opts->interpret, or without a JIT for
+ * this machine) compiles a program from its ELF object.  Returns 0, or
  * an errno value with a one-line reason in 'error' (EINVAL: bad object or
  * rejected by the verifier; E2BIG: maps over the memory cap; ENOMEM). */
 int oko_filter_load(const void *elf, size_t size, const struct oko_filter_options *opts,
@@ -66,7 +69,8 @@ static inline uint64_t
 oko_filter_run(const struct oko_filter *filter, const void *pkt, uint64_t len)
 {
     oko_epoch_enter();
-    uint64_t r0 = oko_interp_run(filter->code, pkt, len);
+    uint64_t r0 = filter->jit.fn ? filter->jit.fn(pkt, len)
+                                 : oko_interp_run(filter->code, pkt, len);
     oko_epoch_exit();
     return r0;
 }

@@ -100,6 +100,12 @@ oko_filter_from_program(struct oko_program *prog, const struct oko_filter_option
             pc++;
         }
     }
+    if (!opts->interpret && oko_jit_available()) {
+        err = oko_jit_compile(f->code, f->prog.n_insns, &f->jit, error);
+        if (err) {
+            goto fail;
+        }
+    }
     *filterp = f;
     return 0;
 
@@ -115,6 +121,7 @@ oko_filter_destroy(struct oko_filter *f)
         for (size_t i = 0; i < OKO_MAX_MAPS; i++) {
             oko_map_destroy(f->maps[i]);
         }
+        oko_jit_free(&f->jit);
         free(f->code);
         oko_program_destroy(&f->prog);
         free(f);

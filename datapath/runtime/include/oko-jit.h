@@ -1,0 +1,46 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+#ifndef OKO_JIT_H
+#define OKO_JIT_H 1
+
+/* x86-64 JIT: compiles a verified, linked program to native code with the
+ * same results as the interpreter.  The code pages are written while
+ * mapped read-write and then switched to read-execute: never writable and
+ * executable at once (W^X). */
+
+#include <stddef.h>
+#include <stdint.h>
+#include "oko-program.h"
+
+typedef uint64_t oko_jit_fn(const void *pkt, uint64_t len);
+
+struct oko_jit {
+    oko_jit_fn *fn;
+    void *code;                     /* mapping of 'size' bytes */
+    size_t size;
+};
+
+/* True if this build has a JIT for the machine it runs on. */
+int oko_jit_available(void);
+
+/* Compiles 'n' linked instructions (map lddw already holding addresses).
+ * Returns 0, or an errno value with 'error' set (ENOTSUP without a JIT). */
+int oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
+                    char error[OKO_ERROR_MAX]);
+
+void oko_jit_free(struct oko_jit *jit);
+
+#endif /* oko-jit.h */

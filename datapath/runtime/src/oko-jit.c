@@ -1,0 +1,742 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/* x86-64 JIT.
+ *
+ * Register mapping (System V: r1-r5 land exactly where a helper call wants
+ * its arguments, r6-r9 and the frame pointer in callee-saved registers):
+ *
+ *     BPF   r0  r1  r2  r3  r4  r5  r6  r7  r8  r9  r10
+ *     x86   rax rdi rsi rdx rcx r8  rbx r13 r14 r15 rbp
+ *
+ * r9, r10, r11 and r12 are scratch (r12 is saved by the prologue).
+ *
+ * Every jump is emitted with a 32-bit displacement, so each instruction's
+ * size does not depend on where its target is: a first pass records the
+ * offsets, a second emits the same bytes with the right displacements.
+ *
+ * Semantics the hardware does not give for free, as RFC 9669 defines them:
+ * division by zero (0, or the dividend for modulo), INT_MIN / -1 (no trap),
+ * zero extension of 32-bit cmpxchg results. */
+
+#include "oko-jit.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "oko-helpers.h"
+#include "oko-isa.h"
+
+#if defined(__x86_64__)
+
+enum {
+    RAX = 0, RCX = 1, RDX = 2, RBX = 3, RSP = 4, RBP = 5, RSI = 6, RDI = 7,
+    R8 = 8, R9 = 9, R10 = 10, R11 = 11, R12 = 12, R13 = 13, R14 = 14, R15 = 15,
+};
+
+static const uint8_t reg_map[11] = {
+    RAX, RDI, RSI, RDX, RCX, R8, RBX, R13, R14, R15, RBP,
+};
+
+#define STACK_SIZE 512
+#define FRAME_PAD 8                     /* keeps rsp 16-byte aligned at calls */
+
+struct jit_state {
+    uint8_t *buf;
+    size_t size, cap;
+    size_t *insn_offset;                /* native offset of each instruction */
+    size_t exit_offset;                 /* the epilogue */
+    bool final;                         /* second pass: offsets known */
+};
+
+static void
+emit_bytes(struct jit_state *s, const void *bytes, size_t n)
+{
+    if (s->size + n <= s->cap) {
+        memcpy(s->buf + s->size, bytes, n);
+    }
+    s->size += n;
+}
+
+static void
+emit1(struct jit_state *s, uint8_t b)
+{
+    emit_bytes(s, &b, 1);
+}
+
+static void
+emit4(struct jit_state *s, uint32_t v)
+{
+    emit_bytes(s, &v, 4);
+}
+
+static void
+emit8(struct jit_state *s, uint64_t v)
+{
+    emit_bytes(s, &v, 8);
+}
+
+/* REX prefix: W (64-bit operand), R (extends ModRM.reg), B (extends
+ * ModRM.rm or the base).  'force' emits it even when empty (byte
+ * registers sil/dil/bpl/spl). */
+static void
+emit_rex(struct jit_state *s, bool w, int reg, int rm, bool force)
+{
+    uint8_t rex = 0x40 | (w ? 8 : 0) | (reg & 8 ? 4 : 0) | (rm & 8 ? 1 : 0);
+    if (rex != 0x40 || force) {
+        emit1(s, rex);
+    }
+}
+
+/* ModRM with a register operand. */
+static void
+emit_modrm_reg(struct jit_state *s, int reg, int rm)
+{
+    emit1(s, 0xc0 | (reg & 7) << 3 | (rm & 7));
+}
+
+/* ModRM (+SIB, +displacement) for [base + disp]. */
+static void
+emit_modrm_mem(struct jit_state *s, int reg, int base, int32_t disp)
+{
+    int mod = disp == 0 && (base & 7) != RBP ? 0 : disp >= -128 && disp <= 127 ? 1 : 2;
+    emit1(s, mod << 6 | (reg & 7) << 3 | (base & 7));
+    if ((base & 7) == RSP) {
+        emit1(s, 0x24);                 /* SIB: base only */
+    }
+    if (mod == 1) {
+        emit1(s, (uint8_t) disp);
+    } else if (mod == 2) {
+        emit4(s, disp);
+    }
+}
+
+/* op r/m, reg (register form), e.g. 0x01 add, 0x89 mov. */
+static void
+emit_alu_rr(struct jit_state *s, bool w, uint8_t opcode, int src, int dst)
+{
+    emit_rex(s, w, src, dst, false);
+    emit1(s, opcode);
+    emit_modrm_reg(s, src, dst);
+}
+
+/* 0x81 /ext r/m, imm32 (sign-extended in 64-bit mode). */
+static void
+emit_alu_ri(struct jit_state *s, bool w, int ext, int dst, int32_t imm)
+{
+    emit_rex(s, w, 0, dst, false);
+    emit1(s, 0x81);
+    emit_modrm_reg(s, ext, dst);
+    emit4(s, imm);
+}
+
+static void
+emit_mov_rr(struct jit_state *s, bool w, int src, int dst)
+{
+    emit_alu_rr(s, w, 0x89, src, dst);
+}
+
+/* dst = imm (64-bit: sign-extended imm32; 32-bit: zero-extended). */
+static void
+emit_mov_ri(struct jit_state *s, bool w, int dst, int32_t imm)
+{
+    if (w) {
+        emit_rex(s, true, 0, dst, false);
+        emit1(s, 0xc7);
+        emit_modrm_reg(s, 0, dst);
+        emit4(s, imm);
+    } else {
+        emit_rex(s, false, 0, dst, false);
+        emit1(s, 0xb8 + (dst & 7));
+        emit4(s, imm);
+    }
+}
+
+static void
+emit_mov_imm64(struct jit_state *s, int dst, uint64_t imm)
+{
+    emit_rex(s, true, 0, dst, false);
+    emit1(s, 0xb8 + (dst & 7));
+    emit8(s, imm);
+}
+
+/* jcc rel32 / jmp rel32 to native offset 'target' (pass 2). */
+static void
+emit_jcc(struct jit_state *s, uint8_t cc, size_t target)
+{
+    emit1(s, 0x0f);
+    emit1(s, cc);
+    emit4(s, s->final ? (uint32_t) (target - (s->size + 4)) : 0);
+}
+
+static void
+emit_jmp(struct jit_state *s, size_t target)
+{
+    emit1(s, 0xe9);
+    emit4(s, s->final ? (uint32_t) (target - (s->size + 4)) : 0);
+}
+
+/* A forward jump within the code of one instruction: returns the offset
+ * of its displacement, patched by patch_here(). */
+static size_t
+emit_jcc_fwd(struct jit_state *s, uint8_t cc)
+{
+    if (cc) {
+        emit1(s, 0x0f);
+        emit1(s, cc);
+    } else {
+        emit1(s, 0xe9);
+    }
+    emit4(s, 0);
+    return s->size - 4;
+}
+
+static void
+patch_here(struct jit_state *s, size_t disp_offset)
+{
+    uint32_t rel = s->size - (disp_offset + 4);
+    if (disp_offset + 4 <= s->cap) {
+        memcpy(s->buf + disp_offset, &rel, 4);
+    }
+}
+
+enum { CC_E = 0x84, CC_NE = 0x85, CC_B = 0x82, CC_AE = 0x83, CC_BE = 0x86, CC_A = 0x87,
+       CC_L = 0x8c, CC_GE = 0x8d, CC_LE = 0x8e, CC_G = 0x8f };
+
+/* ---- Instructions ---- */
+
+/* The x86 opcode (register form, op r/m, reg) and 0x81 extension of the
+ * simple two-operand ALU operations. */
+static bool
+simple_alu(int op, uint8_t *opcode, int *ext)
+{
+    switch (op) {
+    case 0x00: *opcode = 0x01; *ext = 0; return true;       /* add */
+    case 0x10: *opcode = 0x29; *ext = 5; return true;       /* sub */
+    case 0x40: *opcode = 0x09; *ext = 1; return true;       /* or */
+    case 0x50: *opcode = 0x21; *ext = 4; return true;       /* and */
+    case 0xa0: *opcode = 0x31; *ext = 6; return true;       /* xor */
+    default: return false;
+    }
+}
+
+static void
+emit_shift(struct jit_state *s, bool w, int op, int dst, const struct oko_insn *insn)
+{
+    int ext = op == 0x60 ? 4 : op == 0x70 ? 5 : 7;          /* shl, shr, sar */
+    if (!(insn->opcode & SRC_X)) {
+        emit_rex(s, w, 0, dst, false);
+        emit1(s, 0xc1);
+        emit_modrm_reg(s, ext, dst);
+        emit1(s, insn->imm & (w ? 63 : 31));
+        return;
+    }
+    /* The count must be in cl, which is BPF r4: save rcx in r9, shift
+     * (rcx's own value, if it is the destination, via r9), restore. */
+    int src = reg_map[insn->src];
+    emit_mov_rr(s, true, src, R11);
+    emit_mov_rr(s, true, RCX, R9);
+    emit_mov_rr(s, true, R11, RCX);
+    int target = dst == RCX ? R9 : dst;
+    emit_rex(s, w, 0, target, false);
+    emit1(s, 0xd3);
+    emit_modrm_reg(s, ext, target);
+    emit_mov_rr(s, true, R9, RCX);
+}
+
+/* div/mod (signed when off == 1) with RFC 9669's answers for 0 and -1. */
+static void
+emit_divmod(struct jit_state *s, bool w, int op, int dst, const struct oko_insn *insn)
+{
+    bool is_mod = op == 0x90;
+    bool is_signed = insn->off == 1;
+    if (insn->opcode & SRC_X) {
+        emit_mov_rr(s, true, reg_map[insn->src], R11);
+    } else {
+        emit_mov_ri(s, w, R11, insn->imm);
+    }
+    /* test r11, r11; jnz nonzero */
+    emit_alu_rr(s, w, 0x85, R11, R11);
+    size_t nonzero = emit_jcc_fwd(s, CC_NE);
+    if (is_mod) {
+        if (!w) {
+            emit_mov_rr(s, false, dst, dst);        /* zero-extend the dividend */
+        }
+    } else {
+        emit_alu_rr(s, false, 0x31, dst, dst);      /* xor: 0 */
+    }
+    size_t done1 = emit_jcc_fwd(s, 0);
+    patch_here(s, nonzero);
+    size_t done2 = 0;
+    if (is_signed) {
+        /* cmp r11, -1; jne normal: x / -1 = -x, x % -1 = 0 (no #DE on INT_MIN). */
+        emit_rex(s, w, 0, R11, false);
+        emit1(s, 0x83);
+        emit_modrm_reg(s, 7, R11);
+        emit1(s, 0xff);
+        size_t normal = emit_jcc_fwd(s, CC_NE);
+        if (is_mod) {
+            emit_alu_rr(s, false, 0x31, dst, dst);
+        } else {
+            emit_rex(s, w, 0, dst, false);
+            emit1(s, 0xf7);
+            emit_modrm_reg(s, 3, dst);               /* neg */
+        }
+        done2 = emit_jcc_fwd(s, 0);
+        patch_here(s, normal);
+    }
+    /* rax and rdx are BPF r0 and r3: keep them in r9 and r12. */
+    emit_mov_rr(s, true, RAX, R9);
+    emit_mov_rr(s, true, RDX, R12);
+    emit_mov_rr(s, true, dst, RAX);
+    if (is_signed) {
+        if (w) {
+            emit1(s, 0x48);
+        }
+        emit1(s, 0x99);                             /* cqo / cdq */
+    } else {
+        emit_alu_rr(s, false, 0x31, RDX, RDX);
+    }
+    emit_rex(s, w, 0, R11, false);
+    emit1(s, 0xf7);
+    emit_modrm_reg(s, is_signed ? 7 : 6, R11);       /* idiv / div r11 */
+    emit_mov_rr(s, true, is_mod ? RDX : RAX, R10);
+    emit_mov_rr(s, true, R9, RAX);
+    emit_mov_rr(s, true, R12, RDX);
+    emit_mov_rr(s, w, R10, dst);
+    patch_here(s, done1);
+    if (is_signed) {
+        patch_here(s, done2);
+    }
+}
+
+static void
+emit_alu(struct jit_state *s, const struct oko_insn *insn)
+{
+    bool w = (insn->opcode & 0x07) == CLASS_ALU64;
+    int op = insn->opcode & 0xf0;
+    bool x = insn->opcode & SRC_X;
+    int dst = reg_map[insn->dst];
+    uint8_t opcode;
+    int ext;
+
+    if (simple_alu(op, &opcode, &ext)) {
+        if (x) {
+            emit_alu_rr(s, w, opcode, reg_map[insn->src], dst);
+        } else {
+            emit_alu_ri(s, w, ext, dst, insn->imm);
+        }
+        return;
+    }
+    switch (op) {
+    case 0xb0:                                      /* mov, movsx */
+        if (x && insn->off) {
+            int src = reg_map[insn->src];
+            if (insn->off == 32) {
+                emit_rex(s, true, dst, src, false);
+                emit1(s, 0x63);                     /* movsxd */
+            } else {
+                emit_rex(s, w, dst, src, insn->off == 8);
+                emit1(s, 0x0f);
+                emit1(s, insn->off == 8 ? 0xbe : 0xbf);
+            }
+            emit_modrm_reg(s, dst, src);
+        } else if (x) {
+            emit_mov_rr(s, w, reg_map[insn->src], dst);
+        } else {
+            emit_mov_ri(s, w, dst, insn->imm);
+        }
+        return;
+    case 0x20:                                      /* mul: imul */
+        if (x) {
+            emit_rex(s, w, dst, reg_map[insn->src], false);
+            emit1(s, 0x0f);
+            emit1(s, 0xaf);
+            emit_modrm_reg(s, dst, reg_map[insn->src]);
+        } else {
+            emit_rex(s, w, dst, dst, false);
+            emit1(s, 0x69);
+            emit_modrm_reg(s, dst, dst);
+            emit4(s, insn->imm);
+        }
+        return;
+    case 0x80:                                      /* neg */
+        emit_rex(s, w, 0, dst, false);
+        emit1(s, 0xf7);
+        emit_modrm_reg(s, 3, dst);
+        return;
+    case 0x60: case 0x70: case 0xc0:
+        emit_shift(s, w, op, dst, insn);
+        return;
+    case 0x30: case 0x90:
+        emit_divmod(s, w, op, dst, insn);
+        return;
+    case OP_END: {
+        bool swap = w || x;
+        if (!swap) {                                /* to little endian: truncate */
+            if (insn->imm == 16) {
+                emit_rex(s, false, dst, dst, false);
+                emit1(s, 0x0f);
+                emit1(s, 0xb7);                     /* movzx r32, r16 */
+                emit_modrm_reg(s, dst, dst);
+            } else if (insn->imm == 32) {
+                emit_mov_rr(s, false, dst, dst);
+            }
+            return;
+        }
+        if (insn->imm == 16) {
+            emit1(s, 0x66);                         /* rol r16, 8 */
+            emit_rex(s, false, 0, dst, false);
+            emit1(s, 0xc1);
+            emit_modrm_reg(s, 0, dst);
+            emit1(s, 8);
+            emit_rex(s, false, dst, dst, false);
+            emit1(s, 0x0f);
+            emit1(s, 0xb7);
+            emit_modrm_reg(s, dst, dst);
+        } else {
+            emit_rex(s, insn->imm == 64, 0, dst, false);
+            emit1(s, 0x0f);
+            emit1(s, 0xc8 + (dst & 7));             /* bswap */
+        }
+        return;
+    }
+    }
+}
+
+static void
+emit_ldx(struct jit_state *s, const struct oko_insn *insn)
+{
+    int dst = reg_map[insn->dst], base = reg_map[insn->src];
+    bool sx = (insn->opcode & 0xe0) == MODE_MEMSX;
+    switch (insn->opcode & 0x18) {
+    case SIZE_B:
+        emit_rex(s, sx, dst, base, false);
+        emit1(s, 0x0f);
+        emit1(s, sx ? 0xbe : 0xb6);
+        break;
+    case SIZE_H:
+        emit_rex(s, sx, dst, base, false);
+        emit1(s, 0x0f);
+        emit1(s, sx ? 0xbf : 0xb7);
+        break;
+    case SIZE_W:
+        emit_rex(s, sx, dst, base, false);
+        emit1(s, sx ? 0x63 : 0x8b);
+        break;
+    default:
+        emit_rex(s, true, dst, base, false);
+        emit1(s, 0x8b);
+        break;
+    }
+    emit_modrm_mem(s, dst, base, insn->off);
+}
+
+static void
+emit_store(struct jit_state *s, const struct oko_insn *insn)
+{
+    int base = reg_map[insn->dst];
+    int size = insn->opcode & 0x18;
+    bool imm = (insn->opcode & 0x07) == CLASS_ST;
+    int src = imm ? 0 : reg_map[insn->src];
+    if (size == SIZE_H) {
+        emit1(s, 0x66);
+    }
+    emit_rex(s, size == SIZE_DW, src, base, size == SIZE_B && !imm);
+    if (imm) {
+        emit1(s, size == SIZE_B ? 0xc6 : 0xc7);
+        emit_modrm_mem(s, 0, base, insn->off);
+        if (size == SIZE_B) {
+            emit1(s, insn->imm);
+        } else if (size == SIZE_H) {
+            uint16_t v = insn->imm;
+            emit_bytes(s, &v, 2);
+        } else {
+            emit4(s, insn->imm);
+        }
+    } else {
+        emit1(s, size == SIZE_B ? 0x88 : 0x89);
+        emit_modrm_mem(s, src, base, insn->off);
+    }
+}
+
+static void
+emit_atomic(struct jit_state *s, const struct oko_insn *insn)
+{
+    bool w = (insn->opcode & 0x18) == SIZE_DW;
+    int src = reg_map[insn->src];
+    int op = insn->imm;
+
+    /* r10 = address (the base may be rax, which cmpxchg uses). */
+    emit_rex(s, true, R10, reg_map[insn->dst], false);
+    emit1(s, 0x8d);                                 /* lea */
+    emit_modrm_mem(s, R10, reg_map[insn->dst], insn->off);
+
+    if (op == ATOMIC_CMPXCHG) {
+        emit1(s, 0xf0);
+        emit_rex(s, w, src, R10, false);
+        emit1(s, 0x0f);
+        emit1(s, 0xb1);
+        emit_modrm_mem(s, src, R10, 0);
+        if (!w) {
+            emit_mov_rr(s, false, RAX, RAX);        /* r0 is zero-extended */
+        }
+        return;
+    }
+    if (op == ATOMIC_XCHG) {
+        emit_rex(s, w, src, R10, false);
+        emit1(s, 0x87);
+        emit_modrm_mem(s, src, R10, 0);
+        return;
+    }
+    if (op == (ATOMIC_ADD | ATOMIC_FETCH)) {
+        emit1(s, 0xf0);
+        emit_rex(s, w, src, R10, false);
+        emit1(s, 0x0f);
+        emit1(s, 0xc1);                             /* xadd */
+        emit_modrm_mem(s, src, R10, 0);
+        return;
+    }
+    uint8_t opcode = 0x01;
+    int ext = 0;
+    simple_alu(op & ~ATOMIC_FETCH, &opcode, &ext);
+    if (!(op & ATOMIC_FETCH)) {
+        emit1(s, 0xf0);
+        emit_rex(s, w, src, R10, false);
+        emit1(s, opcode);
+        emit_modrm_mem(s, src, R10, 0);
+        return;
+    }
+    /* Fetching or/and/xor: a cmpxchg loop in rax (saved in r9). */
+    int operand = src == RAX ? R9 : src;
+    emit_mov_rr(s, true, RAX, R9);
+    size_t loop = s->size;
+    emit_rex(s, w, RAX, R10, false);
+    emit1(s, 0x8b);
+    emit_modrm_mem(s, RAX, R10, 0);                 /* rax = [r10] */
+    emit_mov_rr(s, true, RAX, R11);
+    emit_alu_rr(s, w, opcode, operand, R11);        /* r11 = old op src */
+    emit1(s, 0xf0);
+    emit_rex(s, w, R11, R10, false);
+    emit1(s, 0x0f);
+    emit1(s, 0xb1);
+    emit_modrm_mem(s, R11, R10, 0);                 /* lock cmpxchg [r10], r11 */
+    emit1(s, 0x0f);
+    emit1(s, CC_NE);
+    emit4(s, (uint32_t) (loop - (s->size + 4)));
+    if (src != RAX) {
+        emit_mov_rr(s, w, RAX, src);                /* src = old */
+        emit_mov_rr(s, true, R9, RAX);
+    } else if (!w) {
+        emit_mov_rr(s, false, RAX, RAX);
+    }
+}
+
+static uint8_t
+jump_cc(int op)
+{
+    switch (op) {
+    case 0x10: return CC_E;
+    case 0x20: return CC_A;
+    case 0x30: return CC_AE;
+    case 0x40: return CC_NE;                        /* jset: after test */
+    case 0x50: return CC_NE;
+    case 0x60: return CC_G;
+    case 0x70: return CC_GE;
+    case 0xa0: return CC_B;
+    case 0xb0: return CC_BE;
+    case 0xc0: return CC_L;
+    default: return CC_LE;                          /* 0xd0 */
+    }
+}
+
+static int
+emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
+{
+    /* Prologue: save callee-saved registers, make the 512-byte stack. */
+    static const uint8_t saved[] = { RBP, RBX, R12, R13, R14, R15 };
+    for (size_t i = 0; i < sizeof saved; i++) {
+        emit_rex(s, false, 0, saved[i], false);
+        emit1(s, 0x50 + (saved[i] & 7));            /* push */
+    }
+    emit_alu_ri(s, true, 5, RSP, STACK_SIZE + FRAME_PAD);
+    emit_rex(s, true, RBP, RSP, false);
+    emit1(s, 0x8d);
+    emit_modrm_mem(s, RBP, RSP, STACK_SIZE);        /* rbp = top of the stack */
+
+    for (size_t pc = 0; pc < n; pc++) {
+        const struct oko_insn *insn = &insns[pc];
+        int cls = insn->opcode & 0x07;
+        int op = insn->opcode & 0xf0;
+        s->insn_offset[pc] = s->size;
+        switch (cls) {
+        case CLASS_ALU:
+        case CLASS_ALU64:
+            emit_alu(s, insn);
+            break;
+        case CLASS_LD:
+            emit_mov_imm64(s, reg_map[insn->dst],
+                           (uint32_t) insn->imm | (uint64_t) (uint32_t) insn[1].imm << 32);
+            s->insn_offset[++pc] = s->size;
+            break;
+        case CLASS_LDX:
+            emit_ldx(s, insn);
+            break;
+        case CLASS_ST:
+            emit_store(s, insn);
+            break;
+        case CLASS_STX:
+            if ((insn->opcode & 0xe0) == MODE_ATOMIC) {
+                emit_atomic(s, insn);
+            } else {
+                emit_store(s, insn);
+            }
+            break;
+        case CLASS_JMP:
+        case CLASS_JMP32: {
+            bool w = cls == CLASS_JMP;
+            if (op == OP_EXIT) {
+                emit_jmp(s, s->exit_offset);
+                break;
+            }
+            if (op == OP_CALL) {
+                emit_mov_imm64(s, RAX, (uintptr_t) oko_helper_table[insn->imm]);
+                emit1(s, 0xff);
+                emit_modrm_reg(s, 2, RAX);          /* call rax */
+                break;
+            }
+            size_t target_pc = pc + 1 + (cls == CLASS_JMP32 && op == OP_JA ? insn->imm
+                                                                           : insn->off);
+            size_t target = s->final ? s->insn_offset[target_pc] : 0;
+            if (op == OP_JA) {
+                emit_jmp(s, target);
+                break;
+            }
+            int dst = reg_map[insn->dst];
+            if (op == 0x40) {                       /* jset: test */
+                if (insn->opcode & SRC_X) {
+                    emit_alu_rr(s, w, 0x85, reg_map[insn->src], dst);
+                } else {
+                    emit_rex(s, w, 0, dst, false);
+                    emit1(s, 0xf7);
+                    emit_modrm_reg(s, 0, dst);
+                    emit4(s, insn->imm);
+                }
+            } else if (insn->opcode & SRC_X) {
+                emit_alu_rr(s, w, 0x39, reg_map[insn->src], dst);     /* cmp dst, src */
+            } else {
+                emit_alu_ri(s, w, 7, dst, insn->imm);                 /* cmp dst, imm */
+            }
+            emit_jcc(s, jump_cc(op), target);
+            break;
+        }
+        }
+    }
+    /* Epilogue. */
+    s->exit_offset = s->size;
+    emit_alu_ri(s, true, 0, RSP, STACK_SIZE + FRAME_PAD);
+    for (size_t i = sizeof saved; i-- > 0;) {
+        emit_rex(s, false, 0, saved[i], false);
+        emit1(s, 0x58 + (saved[i] & 7));            /* pop */
+    }
+    emit1(s, 0xc3);
+    return 0;
+}
+
+int
+oko_jit_available(void)
+{
+    return 1;
+}
+
+int
+oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
+                char error[OKO_ERROR_MAX])
+{
+    struct jit_state s = { .buf = NULL, .cap = 0 };
+    memset(jit, 0, sizeof *jit);
+    s.insn_offset = calloc(n + 1, sizeof *s.insn_offset);
+    if (!s.insn_offset) {
+        snprintf(error, OKO_ERROR_MAX, "out of memory");
+        return ENOMEM;
+    }
+    /* Pass 1: sizes and offsets. */
+    emit_program(&s, insns, n);
+    size_t size = s.size;
+    size_t map_size = (size + 4095) & ~(size_t) 4095;
+    void *code = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (code == MAP_FAILED) {
+        free(s.insn_offset);
+        snprintf(error, OKO_ERROR_MAX, "JIT: cannot map %zu bytes", map_size);
+        return ENOMEM;
+    }
+    /* Pass 2: the code, with every displacement known. */
+    s.buf = code;
+    s.cap = size;
+    s.size = 0;
+    s.final = true;
+    emit_program(&s, insns, n);
+    free(s.insn_offset);
+    if (s.size != size || mprotect(code, map_size, PROT_READ | PROT_EXEC)) {
+        munmap(code, map_size);
+        snprintf(error, OKO_ERROR_MAX, "JIT: internal error (size %zu then %zu) or mprotect",
+                 size, s.size);
+        return EINVAL;
+    }
+    jit->fn = (oko_jit_fn *) code;
+    jit->code = code;
+    jit->size = map_size;
+    return 0;
+}
+
+void
+oko_jit_free(struct oko_jit *jit)
+{
+    if (jit->code) {
+        munmap(jit->code, jit->size);
+        memset(jit, 0, sizeof *jit);
+    }
+}
+
+#else  /* !__x86_64__ */
+
+int
+oko_jit_available(void)
+{
+    return 0;
+}
+
+int
+oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
+                char error[OKO_ERROR_MAX])
+{
+    (void) insns;
+    (void) n;
+    memset(jit, 0, sizeof *jit);
+    snprintf(error, OKO_ERROR_MAX, "no JIT for this machine");
+    return ENOTSUP;
+}
+
+void
+oko_jit_free(struct oko_jit *jit)
+{
+    (void) jit;
+}
+
+#endif
