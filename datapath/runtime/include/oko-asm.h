@@ -26,7 +26,8 @@
  *     lock fetch add [%r10-8], %r1   lock cmpxchg32 [%r10-8], %r1
  *     movsx1664 %r0, %r1    L1:      # comment
  *
- * A jump to "exit" where no label has that name goes to the last
+ * A line may start with "N:" (an instruction index, as oko-filter disasm
+ * prints), which is ignored.  A jump to "exit" where no label has that name goes to the last
  * instruction (the suite's convention).  One extension declares maps, which "lddw %rN, map NAME" refers to:
  *
  *     .map NAME TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES [FLAGS]

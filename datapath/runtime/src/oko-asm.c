@@ -323,6 +323,16 @@ assemble_line(struct assembler *a, char *s)
     if (!*skip_space(s)) {
         return 0;
     }
+    if (isdigit((unsigned char) *s)) {
+        /* "12:  mov ..." (a disassembler listing): the index is a comment. */
+        char *p = s;
+        while (isdigit((unsigned char) *p)) {
+            p++;
+        }
+        if (*p == ':') {
+            s = skip_space(p + 1);
+        }
+    }
     if (!strncmp(s, ".map", 4) && isspace((unsigned char) s[4])) {
         return parse_map_directive(a, s + 5);
     }

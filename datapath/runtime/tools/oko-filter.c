@@ -1,0 +1,402 @@
+/* oko-filter: try a filter program before loading it into a switch.
+ *
+ *   oko-filter verify FILE [--min-len N]
+ *   oko-filter disasm FILE
+ *   oko-filter run FILE TRACE.pcap [--interpret] [--quiet]
+ *                  [--layout MAP=FIELD:TYPE,.../FIELD:TYPE,...]...
+ *   oko-filter asm FILE.s -o OUT.bin
+ *
+ * FILE is an ELF object from clang -target bpf, or assembly (.s, the
+ * syntax of oko-asm.h).  Exit status: 0 success, 1 rejected or failed,
+ * 2 usage. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pcap/pcap.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "oko-asm.h"
+#include "oko-filter.h"
+#include "oko-verifier.h"
+
+static const char *const map_type_names[] = {
+    "?", "hash", "array", "lru_hash", "bloom", "count_min", "lpm",
+};
+
+static void
+usage(void)
+{
+    fprintf(stderr,
+            "usage: oko-filter verify FILE [--min-len N]\n"
+            "       oko-filter disasm FILE\n"
+            "       oko-filter run FILE TRACE.pcap [--interpret] [--quiet]\n"
+            "                      [--layout MAP=FIELD:TYPE,.../FIELD:TYPE,...]...\n"
+            "       oko-filter asm FILE.s -o OUT.bin\n"
+            "FILE: an ELF object (clang -O2 -target bpf -c) or assembly (.s).\n"
+            "Layout types: u8 u16 u32 u64 (little-endian), be16 be32 be64 (network order),\n"
+            "ipv4, mac, hex<N> (N raw bytes).\n");
+    exit(2);
+}
+
+static void *
+read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "oko-filter: %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *data = malloc(cap + 1);
+    for (size_t r; (r = fread(data + n, 1, cap - n, f)) > 0;) {
+        n += r;
+        if (n == cap) {
+            cap *= 2;
+            data = realloc(data, cap + 1);
+        }
+    }
+    fclose(f);
+    data[n] = '\0';
+    *size = n;
+    return data;
+}
+
+/* Loads FILE (ELF or assembly) into 'prog'; exits on error. */
+static void
+load_program(const char *path, struct oko_program *prog)
+{
+    size_t size;
+    char *data = read_file(path, &size);
+    char error[OKO_ERROR_MAX];
+    int err = size >= 4 && !memcmp(data, "\177ELF", 4)
+              ? oko_program_load_elf(data, size, prog, error)
+              : oko_asm(data, prog, error);
+    free(data);
+    if (err) {
+        printf("%s: rejected: %s\n", path, error);
+        exit(1);
+    }
+}
+
+static void
+print_maps(const struct oko_program *prog)
+{
+    for (size_t i = 0; i < prog->n_maps; i++) {
+        const struct oko_map_decl *d = &prog->maps[i];
+        printf("  map %zu '%s': %s, key %u bytes, value %u bytes, %u entries%s\n", i, d->name,
+               d->type < 7 ? map_type_names[d->type] : "?", d->key_size, d->value_size,
+               d->max_entries, d->flags ? " (flags set)" : "");
+    }
+}
+
+static int
+cmd_verify(int argc, char *argv[])
+{
+    struct oko_filter_options opts = { .interpret = true };
+    if (argc < 1) {
+        usage();
+    }
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--min-len") && i + 1 < argc) {
+            opts.verify.min_len = strtoull(argv[++i], NULL, 0);
+        } else {
+            usage();
+        }
+    }
+    struct oko_program prog;
+    load_program(argv[0], &prog);
+    size_t n_insns = prog.n_insns, n_maps = prog.n_maps;
+    struct oko_program copy = prog;         /* for the map listing */
+    struct oko_map_decl maps[OKO_MAX_MAPS];
+    memcpy(maps, prog.maps, sizeof maps);
+    struct oko_filter *f;
+    char error[OKO_ERROR_MAX];
+    int err = oko_filter_from_program(&prog, &opts, &f, error);
+    if (err) {
+        printf("%s: rejected: %s\n", argv[0], error);
+        return 1;
+    }
+    printf("%s: accepted: %zu instructions, %zu maps (%zu bytes), %zu instructions explored, "
+           "%zu paths pruned\n", argv[0], n_insns, n_maps, f->memory, f->verify_stats.explored,
+           f->verify_stats.pruned);
+    memcpy(copy.maps, maps, sizeof maps);
+    print_maps(&copy);
+    oko_filter_destroy(f);
+    return 0;
+}
+
+static int
+cmd_disasm(int argc, char *argv[])
+{
+    if (argc != 1) {
+        usage();
+    }
+    struct oko_program prog;
+    load_program(argv[0], &prog);
+    for (size_t i = 0; i < prog.n_maps; i++) {
+        const struct oko_map_decl *d = &prog.maps[i];
+        printf(".map %s %s %u %u %u", d->name, d->type < 7 ? map_type_names[d->type] : "?",
+               d->key_size, d->value_size, d->max_entries);
+        printf(d->flags ? " %u\n" : "\n", d->flags);
+    }
+    for (size_t pc = 0; pc < prog.n_insns;) {
+        char line[160];
+        int n = oko_disasm_insn(&prog, pc, line, sizeof line);
+        printf("%5zu:  %s\n", pc, line);
+        pc += n;
+    }
+    oko_program_destroy(&prog);
+    return 0;
+}
+
+static int
+cmd_asm(int argc, char *argv[])
+{
+    if (argc != 3 || strcmp(argv[1], "-o")) {
+        usage();
+    }
+    struct oko_program prog;
+    load_program(argv[0], &prog);
+    FILE *out = fopen(argv[2], "wb");
+    if (!out || fwrite(prog.insns, sizeof *prog.insns, prog.n_insns, out) != prog.n_insns
+        || fclose(out)) {
+        fprintf(stderr, "oko-filter: %s: %s\n", argv[2], strerror(errno));
+        return 1;
+    }
+    oko_program_destroy(&prog);
+    return 0;
+}
+
+/* ---- Map dumps, with optional layouts ---- */
+
+struct field {
+    char name[32];
+    char type[16];
+    int size;
+};
+
+struct layout {
+    char map[OKO_MAP_NAME_MAX];
+    struct field key[16], value[16];
+    int n_key, n_value;
+};
+
+static int
+type_size(const char *type)
+{
+    if (!strcmp(type, "u8")) return 1;
+    if (!strcmp(type, "u16") || !strcmp(type, "be16")) return 2;
+    if (!strcmp(type, "u32") || !strcmp(type, "be32") || !strcmp(type, "ipv4")) return 4;
+    if (!strcmp(type, "u64") || !strcmp(type, "be64")) return 8;
+    if (!strcmp(type, "mac")) return 6;
+    if (!strncmp(type, "hex", 3) && atoi(type + 3) > 0) return atoi(type + 3);
+    return 0;
+}
+
+static int
+parse_fields(char *spec, struct field *fields, int max)
+{
+    int n = 0;
+    for (char *f = strtok(spec, ","); f && n < max; f = strtok(NULL, ",")) {
+        char *colon = strchr(f, ':');
+        if (!colon) {
+            return -1;
+        }
+        *colon = '\0';
+        snprintf(fields[n].name, sizeof fields[n].name, "%.31s", f);
+        snprintf(fields[n].type, sizeof fields[n].type, "%.15s", colon + 1);
+        fields[n].size = type_size(fields[n].type);
+        if (!fields[n].size) {
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}
+
+static bool
+parse_layout(const char *arg, struct layout *l)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", arg);
+    char *eq = strchr(buf, '='), *slash = eq ? strchr(eq, '/') : NULL;
+    if (!eq || !slash) {
+        return false;
+    }
+    *eq = *slash = '\0';
+    snprintf(l->map, sizeof l->map, "%.63s", buf);
+    char key[256], value[256];
+    snprintf(key, sizeof key, "%.255s", eq + 1);
+    snprintf(value, sizeof value, "%.255s", slash + 1);
+    l->n_key = parse_fields(key, l->key, 16);
+    l->n_value = parse_fields(value, l->value, 16);
+    return l->n_key > 0 && l->n_value > 0;
+}
+
+static void
+print_hex(const uint8_t *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        printf("%02x", p[i]);
+    }
+}
+
+static void
+print_decoded(const struct field *fields, int n, const uint8_t *p, uint32_t size)
+{
+    uint32_t off = 0;
+    for (int i = 0; i < n && off + fields[i].size <= size; i++) {
+        const struct field *f = &fields[i];
+        const uint8_t *q = p + off;
+        uint64_t v = 0;
+        printf("%s%s=", i ? " " : "", f->name);
+        if (!strcmp(f->type, "ipv4")) {
+            printf("%u.%u.%u.%u", q[0], q[1], q[2], q[3]);
+        } else if (!strcmp(f->type, "mac")) {
+            printf("%02x:%02x:%02x:%02x:%02x:%02x", q[0], q[1], q[2], q[3], q[4], q[5]);
+        } else if (!strncmp(f->type, "hex", 3)) {
+            print_hex(q, f->size);
+        } else if (!strncmp(f->type, "be", 2)) {
+            for (int b = 0; b < f->size; b++) {
+                v = v << 8 | q[b];
+            }
+            printf("%" PRIu64, v);
+        } else {
+            memcpy(&v, q, f->size);
+            printf("%" PRIu64, v);
+        }
+        off += f->size;
+    }
+}
+
+struct dump_ctx {
+    const struct layout *layout;
+};
+
+static int
+print_entry(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
+            void *aux)
+{
+    const struct dump_ctx *ctx = aux;
+    printf("    key ");
+    print_hex(key, key_size);
+    printf(" -> value ");
+    print_hex(value, value_size);
+    if (ctx->layout) {
+        printf("   (");
+        print_decoded(ctx->layout->key, ctx->layout->n_key, key, key_size);
+        printf(" -> ");
+        print_decoded(ctx->layout->value, ctx->layout->n_value, value, value_size);
+        printf(")");
+    }
+    printf("\n");
+    return 0;
+}
+
+static int
+cmd_run(int argc, char *argv[])
+{
+    struct oko_filter_options opts = { .interpret = false };
+    struct layout layouts[OKO_MAX_MAPS];
+    int n_layouts = 0;
+    bool quiet = false;
+    if (argc < 2) {
+        usage();
+    }
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--interpret")) {
+            opts.interpret = true;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            quiet = true;
+        } else if (!strcmp(argv[i], "--layout") && i + 1 < argc && n_layouts < OKO_MAX_MAPS) {
+            if (!parse_layout(argv[++i], &layouts[n_layouts++])) {
+                fprintf(stderr, "oko-filter: bad layout '%s'\n", argv[i]);
+                usage();
+            }
+        } else {
+            usage();
+        }
+    }
+    struct oko_program prog;
+    load_program(argv[0], &prog);
+    struct oko_filter *f;
+    char error[OKO_ERROR_MAX];
+    if (oko_filter_from_program(&prog, &opts, &f, error)) {
+        printf("%s: rejected: %s\n", argv[0], error);
+        return 1;
+    }
+    char errbuf[PCAP_ERRBUF_SIZE];
+    pcap_t *pcap = pcap_open_offline(argv[1], errbuf);
+    if (!pcap) {
+        fprintf(stderr, "oko-filter: %s\n", errbuf);
+        oko_filter_destroy(f);
+        return 1;
+    }
+    struct pcap_pkthdr *hdr;
+    const u_char *data;
+    uint64_t n = 0, matches = 0, errors = 0, ns = 0;
+    while (pcap_next_ex(pcap, &hdr, &data) == 1) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        uint64_t r0 = oko_filter_run(f, data, hdr->caplen);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        ns += (t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);
+        enum oko_verdict verdict = oko_verdict_of(r0);
+        n++;
+        matches += verdict == OKO_VERDICT_MATCH;
+        errors += verdict == OKO_VERDICT_ERROR;
+        if (!quiet) {
+            printf("packet %" PRIu64 ": %u bytes: %s", n, hdr->caplen,
+                   verdict == OKO_VERDICT_MATCH ? "match" : verdict == OKO_VERDICT_NO_MATCH
+                   ? "no match" : "error");
+            if (verdict == OKO_VERDICT_ERROR) {
+                printf(" (r0 = %#" PRIx64 ", counted as no match)", r0);
+            }
+            printf("\n");
+        }
+    }
+    pcap_close(pcap);
+    printf("%" PRIu64 " packets: %" PRIu64 " match, %" PRIu64 " no match, %" PRIu64
+           " errors (%s, %.0f ns per packet)\n", n, matches, n - matches - errors, errors,
+           f->jit.fn ? "jit" : "interpreter", n ? (double) ns / n : 0.0);
+    for (size_t i = 0; i < f->prog.n_maps; i++) {
+        const struct oko_map_decl *d = &f->prog.maps[i];
+        struct dump_ctx ctx = { NULL };
+        for (int l = 0; l < n_layouts; l++) {
+            if (!strcmp(layouts[l].map, d->name)) {
+                ctx.layout = &layouts[l];
+            }
+        }
+        uint32_t count = oko_map_count(f->maps[i]);
+        printf("map %zu '%s' (%s): %u %s\n", i, d->name,
+               d->type < 7 ? map_type_names[d->type] : "?", count,
+               d->type == 4 || d->type == 5 ? "non-zero cells" : "entries");
+        oko_epoch_enter();
+        oko_map_foreach(f->maps[i], print_entry, &ctx);
+        oko_epoch_exit();
+    }
+    oko_filter_destroy(f);
+    return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+    if (argc < 2) {
+        usage();
+    }
+    if (!strcmp(argv[1], "verify")) {
+        return cmd_verify(argc - 2, argv + 2);
+    } else if (!strcmp(argv[1], "disasm")) {
+        return cmd_disasm(argc - 2, argv + 2);
+    } else if (!strcmp(argv[1], "run")) {
+        return cmd_run(argc - 2, argv + 2);
+    } else if (!strcmp(argv[1], "asm")) {
+        return cmd_asm(argc - 2, argv + 2);
+    }
+    usage();
+}
