@@ -616,6 +616,11 @@ emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
                 break;
             }
             if (op == OP_CALL) {
+                if (insn->imm <= 0 || insn->imm >= OKO_N_HELPERS || !oko_helper_table[insn->imm]) {
+                    emit1(s, 0x0f);                 /* ud2: the verifier allows no such call */
+                    emit1(s, 0x0b);
+                    break;
+                }
                 emit_mov_imm64(s, RAX, (uintptr_t) oko_helper_table[insn->imm]);
                 emit1(s, 0xff);
                 emit_modrm_reg(s, 2, RAX);          /* call rax */

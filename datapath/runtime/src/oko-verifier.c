@@ -296,6 +296,10 @@ check_encoding(struct verifier *v, int pc)
             if (insn->src != 0) {
                 return verr(v, pc, "calls to kernel functions are not supported");
             }
+            if (!oko_helper_proto(insn->imm)) {
+                /* Checked here too, so that unreachable code cannot hold one. */
+                return verr(v, pc, "call to unknown helper %d", insn->imm);
+            }
             return 0;
         }
         if (op == OP_EXIT) {
@@ -521,7 +525,7 @@ static const char *const size_names[] = { "u32", "u16", "u8", "u64" };
  * '*stack_index' to the byte index when the offset is fixed, else -1. */
 static int
 check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t off,
-             int size, bool write, int *stack_index)
+             int64_t size, bool write, int *stack_index)
 {
     const struct vreg *r = &s->regs[regno];
     int64_t lo = r->off + off;
@@ -551,12 +555,12 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
             return 0;
         }
         if (r->umax) {
-            return verr(v, pc, "packet read of %d bytes at a variable offset %" PRId64
+            return verr(v, pc, "packet read of %" PRId64 " bytes at a variable offset %" PRId64
                         "+[%" PRIu64 ", %" PRIu64 "] is not proven within len "
                         "(compare the pointer with the packet end first)",
                         size, lo, r->umin, r->umax);
         }
-        return verr(v, pc, "packet read of %d bytes at offset %" PRId64
+        return verr(v, pc, "packet read of %" PRId64 " bytes at offset %" PRId64
                     " is not proven within len (only %" PRIu64 " bytes are; "
                     "compare len first)", size, lo, s->len_min);
     case T_STACK: {
@@ -1111,6 +1115,10 @@ check_mem_arg(struct verifier *v, struct vstate *s, int regno, uint64_t size,
     }
     if (!size) {
         return 0;
+    }
+    if (size > OKO_MAX_PKT_LEN) {
+        return verr(v, pc, "%s: argument r%d (%s) of %" PRIu64 " bytes is too large",
+                    proto->name, regno, what, size);
     }
     int err = check_access(v, pc, s, regno, 0, size, false, &index);
     if (!err && index >= 0) {
