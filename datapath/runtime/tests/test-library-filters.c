@@ -1,0 +1,151 @@
+/* The filter library's stateful filters on crafted packets, in every
+ * engine (CUnit).  Each engine gets its own freshly loaded filter, so map
+ * state evolves the same way in each. */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines.h"
+#include "oko-filter.h"
+#include "util.h"
+
+struct tcp_packet {
+    uint8_t bytes[128];
+    size_t len;
+};
+
+/* Ethernet + IPv4 (no options) + TCP with 'options' after the header. */
+static struct tcp_packet
+tcp_packet(const uint8_t src[4], uint16_t sport, const uint8_t dst[4], uint16_t dport,
+           uint8_t flags, uint8_t ttl, uint16_t window, const uint8_t *options,
+           size_t options_len)
+{
+    struct tcp_packet p;
+    memset(&p, 0, sizeof p);
+    uint8_t *eth = p.bytes, *ip = eth + 14, *tcp = ip + 20;
+    eth[12] = 0x08;
+    ip[0] = 0x45;
+    ip[8] = ttl;
+    ip[9] = 6;
+    memcpy(ip + 12, src, 4);
+    memcpy(ip + 16, dst, 4);
+    tcp[0] = sport >> 8; tcp[1] = sport;
+    tcp[2] = dport >> 8; tcp[3] = dport;
+    tcp[12] = (uint8_t) ((20 + options_len) / 4) << 4;
+    tcp[13] = flags;
+    tcp[14] = window >> 8; tcp[15] = window;
+    if (options_len) {
+        memcpy(tcp + 20, options, options_len);
+    }
+    p.len = 14 + 20 + 20 + options_len;
+    return p;
+}
+
+static struct oko_filter *
+load(const char *name)
+{
+    size_t size;
+    void *elf = read_prog_file(name, &size);
+    char error[OKO_ERROR_MAX];
+    struct oko_filter *f;
+    int err = oko_filter_load(elf, size, NULL, &f, error);
+    free(elf);
+    if (err) {
+        printf("\n%s: %s\n", name, error);
+    }
+    CU_ASSERT_EQUAL_FATAL(err, 0);
+    return f;
+}
+
+static const uint8_t client[4] = { 10, 0, 0, 1 }, server[4] = { 192, 168, 1, 80 };
+
+/* mss 1460, sok, ts, nop, ws 7: Linux's SYN options. */
+static const uint8_t linux_options[20] = {
+    2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 3, 7,
+};
+/* mss 1460, nop, ws 8, nop, nop, sok: Windows's. */
+static const uint8_t windows_options[12] = {
+    2, 4, 0x05, 0xb4, 1, 3, 3, 8, 1, 1, 4, 2,
+};
+
+static void
+test_p0f_linux_syn(void)
+{
+    for (const struct engine *e = engines; e->name; e++) {
+        struct oko_filter *f = load("p0f_linux_syn.o");
+        struct tcp_packet p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64240,
+                                         linux_options, sizeof linux_options);
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 1);
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len - 1), 0);          /* options cut short */
+        p = tcp_packet(client, 40000, server, 80, 0x02, 128, 64240, linux_options,
+                       sizeof linux_options);
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* TTL 128 */
+        p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64000, linux_options,
+                       sizeof linux_options);
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* window not k * MSS */
+        p = tcp_packet(client, 40000, server, 80, 0x12, 64, 64240, linux_options,
+                       sizeof linux_options);
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* SYN-ACK */
+        p = tcp_packet(client, 40000, server, 80, 0x02, 128, 64240, windows_options,
+                       sizeof windows_options);
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* Windows */
+        p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64240, windows_options,
+                       sizeof windows_options);
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* Windows options */
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, 20), 0);                 /* runt */
+        /* 6 SYNs seen, 1 Linux-like. */
+        oko_epoch_enter();
+        uint32_t index = 0;
+        const uint64_t *all = oko_map_lookup(f->maps[0], &index);
+        index = 1;
+        const uint64_t *linux_like = oko_map_lookup(f->maps[0], &index);
+        CU_ASSERT(all && *all == 6);
+        CU_ASSERT(linux_like && *linux_like == 1);
+        oko_epoch_exit();
+        oko_filter_destroy(f);
+    }
+}
+
+static void
+test_conntrack_established(void)
+{
+    static const uint8_t other[4] = { 10, 0, 0, 7 };
+    for (const struct engine *e = engines; e->name; e++) {
+        struct oko_filter *f = load("conntrack_established.o");
+        struct tcp_packet syn = tcp_packet(client, 40000, server, 443, 0x02, 64, 1000, NULL, 0);
+        struct tcp_packet ack = tcp_packet(client, 40000, server, 443, 0x10, 64, 1000, NULL, 0);
+        struct tcp_packet reply = tcp_packet(server, 443, client, 40000, 0x10, 64, 1000, NULL, 0);
+        struct tcp_packet fin = tcp_packet(server, 443, client, 40000, 0x11, 64, 1000, NULL, 0);
+        struct tcp_packet stranger = tcp_packet(other, 40000, server, 443, 0x10, 64, 1000,
+                                                NULL, 0);
+        CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 0);          /* nothing opened yet */
+        CU_ASSERT_EQUAL(e->run(f, syn.bytes, syn.len), 0);          /* opens, no match */
+        CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 1);
+        CU_ASSERT_EQUAL(e->run(f, reply.bytes, reply.len), 1);      /* other direction */
+        CU_ASSERT_EQUAL(e->run(f, stranger.bytes, stranger.len), 0);
+        CU_ASSERT_EQUAL(oko_map_count(f->maps[0]), 1);
+        oko_epoch_enter();
+        struct { uint32_t a, b; uint16_t c, d; } key = { 0x0a000001, 0xc0a80150, 40000, 443 };
+        const uint64_t *state = oko_map_lookup(f->maps[0], &key);
+        CU_ASSERT(state && state[2] == 3);                          /* SYN + 2 packets */
+        CU_ASSERT(state && state[1] >= state[0]);                   /* last seen >= opened */
+        oko_epoch_exit();
+        CU_ASSERT_EQUAL(e->run(f, fin.bytes, fin.len), 1);          /* matches, closes */
+        CU_ASSERT_EQUAL(oko_map_count(f->maps[0]), 0);
+        CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 0);
+        CU_ASSERT_EQUAL(e->run(f, ack.bytes, 40), 0);               /* truncated TCP */
+        oko_filter_destroy(f);
+    }
+}
+
+int
+main(int argc, char *argv[])
+{
+    static const struct test_case cases[] = {
+        { "p0f_linux_syn", test_p0f_linux_syn },
+        { "conntrack_established", test_conntrack_established },
+        { NULL, NULL },
+    };
+    return run_suite(argc, argv, "library filters", cases);
+}

@@ -1,0 +1,93 @@
+/* p0f_linux_syn: matches TCP SYNs whose fingerprint looks like a Linux
+ * (3.x and later) client, in the style of p0f's signatures:
+ *
+ *     ttl <= 64, no IP options, window a multiple of the MSS (Linux uses
+ *     10 * MSS), options exactly mss, sok, ts, nop, ws
+ *
+ * Every SYN it looks at is counted in 'syn_seen' (index 0: all SYNs,
+ * 1: Linux-like), so an operator can read the ratio with DUMP_MAPS. */
+#include <oko/net.h>
+
+#define LINUX_MAX_TTL 64
+#define N_OPTIONS 5
+#define TCPOPT_EOL 0
+#define TCPOPT_NOP 1
+#define TCPOPT_MSS 2
+#define TCPOPT_WS 3
+#define TCPOPT_SACK_OK 4
+#define TCPOPT_TIMESTAMP 8
+#define COUNT_ALL_SYNS 0
+#define COUNT_LINUX_SYNS 1
+
+OKO_MAP(syn_seen, OKO_MAP_ARRAY, sizeof(uint32_t), sizeof(uint64_t), 2);
+
+static inline void
+count(uint32_t index)
+{
+    uint64_t *counter = oko_map_lookup(&syn_seen, &index);
+    if (counter) {
+        __sync_fetch_and_add(counter, 1);
+    }
+}
+
+OKO_FILTER uint64_t
+p0f_linux_syn(const void *pkt, uint64_t len)
+{
+    const uint8_t *eth = pkt;
+    const uint8_t *end = eth + len;
+    const uint8_t *ip = eth + ETH_HLEN;
+
+    if (ip + IPV4_MIN_HLEN + TCP_MIN_HLEN > end
+        || read_be16(eth + ETH_TYPE_OFFSET) != ETH_P_IPV4
+        || ip[0] != 0x45                                /* IPv4, no options */
+        || ip[IPV4_PROTOCOL] != IPPROTO_TCP) {
+        return OKO_NO_MATCH;
+    }
+    const uint8_t *tcp = ip + IPV4_MIN_HLEN;
+    if ((tcp[TCP_FLAGS] & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
+        return OKO_NO_MATCH;
+    }
+    count(COUNT_ALL_SYNS);
+    if (ip[IPV4_TTL] > LINUX_MAX_TTL) {
+        return OKO_NO_MATCH;
+    }
+
+    /* Walk the options: at most N_OPTIONS, each bounds-checked against the
+     * packet end. */
+    static const uint8_t expected[N_OPTIONS] = {
+        TCPOPT_MSS, TCPOPT_SACK_OK, TCPOPT_TIMESTAMP, TCPOPT_NOP, TCPOPT_WS,
+    };
+    uint32_t options_len = (tcp[TCP_DATA_OFFSET] >> 4) * 4 - TCP_MIN_HLEN;
+    if (options_len > TCP_MAX_OPTIONS_LEN) {
+        return OKO_NO_MATCH;
+    }
+    const uint8_t *opt = tcp + TCP_MIN_HLEN;
+    const uint8_t *opt_end = opt + options_len;
+    uint32_t mss = 0;
+#pragma clang loop unroll(full)
+    for (int i = 0; i < N_OPTIONS; i++) {
+        if (opt + 1 > end || opt >= opt_end || opt[0] != expected[i]) {
+            return OKO_NO_MATCH;
+        }
+        if (opt[0] == TCPOPT_NOP) {
+            opt += 1;
+            continue;
+        }
+        if (opt + 2 > end || opt[1] < 2 || opt + opt[1] > end) {
+            return OKO_NO_MATCH;                        /* the whole option must be there */
+        }
+        if (opt[0] == TCPOPT_MSS) {
+            if (opt + 4 > end) {
+                return OKO_NO_MATCH;
+            }
+            mss = read_be16(opt + 2);
+        }
+        opt += opt[1];
+    }
+    uint32_t window = read_be16(tcp + TCP_WINDOW);
+    if (mss == 0 || window % mss != 0) {
+        return OKO_NO_MATCH;
+    }
+    count(COUNT_LINUX_SYNS);
+    return OKO_MATCH;
+}
