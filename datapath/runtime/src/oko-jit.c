@@ -21,7 +21,9 @@
  *     BPF   r0  r1  r2  r3  r4  r5  r6  r7  r8  r9  r10
  *     x86   rax rdi rsi rdx rcx r8  rbx r13 r14 r15 rbp
  *
- * r9, r10, r11 and r12 are scratch (r12 is saved by the prologue).
+ * r9, r10, r11 and r12 are scratch (r12, for division, is saved).  The
+ * prologue saves only the callee-saved registers the program touches and
+ * sets up the 512-byte stack only if the program uses r10.
  *
  * Every jump is emitted with a 32-bit displacement, so each instruction's
  * size does not depend on where its target is: a first pass records the
@@ -566,19 +568,73 @@ jump_cc(int op)
     }
 }
 
+/* What the prologue must set up: the callee-saved registers the program
+ * touches, and the stack frame only if it uses r10 or calls helpers. */
+struct frame {
+    uint8_t saved[6];
+    int n_saved;
+    int stack_bytes;                    /* subtracted from rsp */
+};
+
+static void
+plan_frame(const struct oko_insn *insns, size_t n, struct frame *fr)
+{
+    bool uses[11] = { false }, calls = false, divides = false;
+    for (size_t pc = 0; pc < n; pc++) {
+        const struct oko_insn *insn = &insns[pc];
+        int cls = insn->opcode & 0x07;
+        int op = insn->opcode & 0xf0;
+        if (insn->dst < 11) {
+            uses[insn->dst] = true;
+        }
+        if (insn->src < 11) {
+            uses[insn->src] = true;
+        }
+        calls |= (cls == CLASS_JMP) && op == OP_CALL;
+        divides |= (cls == CLASS_ALU || cls == CLASS_ALU64) && (op == 0x30 || op == 0x90);
+        if (cls == CLASS_LD) {
+            pc++;
+        }
+    }
+    fr->n_saved = 0;
+    if (uses[10]) {
+        fr->saved[fr->n_saved++] = RBP;
+    }
+    static const struct { int bpf; uint8_t x86; } callee_saved[] = {
+        { 6, RBX }, { 7, R13 }, { 8, R14 }, { 9, R15 },
+    };
+    for (size_t i = 0; i < 4; i++) {
+        if (uses[callee_saved[i].bpf]) {
+            fr->saved[fr->n_saved++] = callee_saved[i].x86;
+        }
+    }
+    if (divides) {
+        fr->saved[fr->n_saved++] = R12;
+    }
+    /* At entry rsp = 8 (mod 16); helper calls need rsp = 0 (mod 16). */
+    fr->stack_bytes = uses[10] ? STACK_SIZE : 0;
+    if ((calls || uses[10]) && (8 + 8 * fr->n_saved + fr->stack_bytes) % 16) {
+        fr->stack_bytes += FRAME_PAD;
+    }
+}
+
 static int
 emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
 {
-    /* Prologue: save callee-saved registers, make the 512-byte stack. */
-    static const uint8_t saved[] = { RBP, RBX, R12, R13, R14, R15 };
-    for (size_t i = 0; i < sizeof saved; i++) {
-        emit_rex(s, false, 0, saved[i], false);
-        emit1(s, 0x50 + (saved[i] & 7));            /* push */
+    struct frame fr;
+    plan_frame(insns, n, &fr);
+    for (int i = 0; i < fr.n_saved; i++) {
+        emit_rex(s, false, 0, fr.saved[i], false);
+        emit1(s, 0x50 + (fr.saved[i] & 7));         /* push */
     }
-    emit_alu_ri(s, true, 5, RSP, STACK_SIZE + FRAME_PAD);
-    emit_rex(s, true, RBP, RSP, false);
-    emit1(s, 0x8d);
-    emit_modrm_mem(s, RBP, RSP, STACK_SIZE);        /* rbp = top of the stack */
+    if (fr.stack_bytes) {
+        emit_alu_ri(s, true, 5, RSP, fr.stack_bytes);
+    }
+    if (fr.n_saved && fr.saved[0] == RBP) {
+        emit_rex(s, true, RBP, RSP, false);
+        emit1(s, 0x8d);
+        emit_modrm_mem(s, RBP, RSP, STACK_SIZE);    /* rbp = top of the stack */
+    }
 
     for (size_t pc = 0; pc < n; pc++) {
         const struct oko_insn *insn = &insns[pc];
@@ -655,10 +711,12 @@ emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
     }
     /* Epilogue. */
     s->exit_offset = s->size;
-    emit_alu_ri(s, true, 0, RSP, STACK_SIZE + FRAME_PAD);
-    for (size_t i = sizeof saved; i-- > 0;) {
-        emit_rex(s, false, 0, saved[i], false);
-        emit1(s, 0x58 + (saved[i] & 7));            /* pop */
+    if (fr.stack_bytes) {
+        emit_alu_ri(s, true, 0, RSP, fr.stack_bytes);
+    }
+    for (int i = fr.n_saved; i-- > 0;) {
+        emit_rex(s, false, 0, fr.saved[i], false);
+        emit1(s, 0x58 + (fr.saved[i] & 7));         /* pop */
     }
     emit1(s, 0xc3);
     return 0;
