@@ -1,6 +1,34 @@
-# Oko's own sources, compiled into libopenvswitch.  The OVS tree sees this
-# folder as lib/oko (a link made by datapath/Makefile); the patch series
-# includes this file from OVS's Makefile.am.
+# Oko's own sources, compiled into Open vSwitch.  The OVS tree sees this
+# folder as lib/oko and datapath/runtime as lib/oko-runtime (links made by
+# datapath/Makefile); the patch series includes this file last from OVS's
+# Makefile.am, so it may add to any program or library.
+
+AM_CPPFLAGS += -I $(top_srcdir)/lib/oko-runtime/include
+
+# The filter-program runtime (datapath/runtime): loader, verifier,
+# interpreter, JIT, maps, helpers.
+lib_libopenvswitch_la_SOURCES += \
+	lib/oko-runtime/include/oko-asm.h \
+	lib/oko-runtime/include/oko-epoch.h \
+	lib/oko-runtime/include/oko-filter.h \
+	lib/oko-runtime/include/oko-helpers.h \
+	lib/oko-runtime/include/oko-interp.h \
+	lib/oko-runtime/include/oko-jit.h \
+	lib/oko-runtime/include/oko-map.h \
+	lib/oko-runtime/include/oko-program.h \
+	lib/oko-runtime/include/oko-verifier.h \
+	lib/oko-runtime/src/oko-asm.c \
+	lib/oko-runtime/src/oko-elf.c \
+	lib/oko-runtime/src/oko-epoch.c \
+	lib/oko-runtime/src/oko-filter.c \
+	lib/oko-runtime/src/oko-helpers.c \
+	lib/oko-runtime/src/oko-interp.c \
+	lib/oko-runtime/src/oko-isa.h \
+	lib/oko-runtime/src/oko-jit.c \
+	lib/oko-runtime/src/oko-map.c \
+	lib/oko-runtime/src/oko-verifier.c
+
+# Oko in Open vSwitch.
 lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-version.c \
 	lib/oko/oko-version.h

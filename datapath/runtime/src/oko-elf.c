@@ -100,7 +100,7 @@ parse_headers(struct elf_view *v)
     if (v->size < sizeof(Elf64_Ehdr)) {
         return fail(v, "object of %zu bytes is too short for an ELF header", v->size);
     }
-    v->ehdr = (const Elf64_Ehdr *) v->data;
+    v->ehdr = (const Elf64_Ehdr *) (const void *) v->data;   /* aligned: see above */
     const Elf64_Ehdr *eh = v->ehdr;
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG)) {
         return fail(v, "not an ELF object (bad magic)");
@@ -119,7 +119,7 @@ parse_headers(struct elf_view *v)
         || eh->e_shoff % _Alignof(Elf64_Shdr)) {
         return fail(v, "section header table out of the object");
     }
-    v->shdrs = (const Elf64_Shdr *) (v->data + eh->e_shoff);
+    v->shdrs = (const Elf64_Shdr *) (const void *) (v->data + eh->e_shoff);
 
     for (size_t i = 0; i < eh->e_shnum; i++) {
         const Elf64_Shdr *sh = &v->shdrs[i];
@@ -325,7 +325,7 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
                 || v.shdrs[sh->sh_link].sh_type != SHT_STRTAB) {
                 return fail(&v, "malformed symbol table");
             }
-            syms = (const Elf64_Sym *) (v.data + sh->sh_offset);
+            syms = (const Elf64_Sym *) (const void *) (v.data + sh->sh_offset);
             n_syms = sh->sh_size / sizeof(Elf64_Sym);
             strtab = (const char *) v.data + v.shdrs[sh->sh_link].sh_offset;
             strtab_size = v.shdrs[sh->sh_link].sh_size;

@@ -79,8 +79,9 @@ static uint64_t
 map_lookup(uint64_t map, uint64_t key, uint64_t a3, uint64_t a4, uint64_t a5)
 {
     (void) a3; (void) a4; (void) a5;
-    return (uintptr_t) oko_map_lookup((struct oko_map *) (uintptr_t) map,
-                                      (const void *) (uintptr_t) key);
+    void *value = oko_map_lookup((struct oko_map *) (uintptr_t) map,
+                                 (const void *) (uintptr_t) key);
+    return (uintptr_t) value;
 }
 
 static uint64_t

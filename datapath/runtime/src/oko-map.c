@@ -278,7 +278,7 @@ oko_map_create(const struct oko_map_decl *d, struct oko_map **mapp, char error[O
             atomic_flag_clear(&m->buckets[i].lock);
         }
         for (uint32_t i = m->pool_size; i-- > 0;) {
-            struct entry *e = (struct entry *) (m->pool + (size_t) i * m->entry_size);
+            struct entry *e = (struct entry *) (void *) (m->pool + (size_t) i * m->entry_size);
             e->pool_next = m->free_list;
             m->free_list = e;
         }
@@ -459,7 +459,7 @@ lru_evict_one(struct oko_map *m)
         uint64_t oldest = UINT64_MAX;
         for (uint32_t i = 0; i < sample; i++) {
             uint32_t index = (start + i) % m->pool_size;
-            struct entry *e = (struct entry *) (m->pool + (size_t) index * m->entry_size);
+            struct entry *e = (struct entry *) (void *) (m->pool + (size_t) index * m->entry_size);
             if (atomic_load_explicit(&e->state, memory_order_acquire) == ENTRY_LIVE) {
                 uint64_t used = atomic_load_explicit(&e->last_used, memory_order_relaxed);
                 if (used < oldest) {
@@ -654,7 +654,8 @@ lpm_delete(struct oko_map *m, const void *key)
 static void
 array_store(struct oko_map *m, uint32_t index, const void *value)
 {
-    _Atomic uint64_t *words = (_Atomic uint64_t *) (m->values + (size_t) index * m->value_stride);
+    _Atomic uint64_t *words
+        = (_Atomic uint64_t *) (void *) (m->values + (size_t) index * m->value_stride);
     for (size_t i = 0; i < m->value_stride / 8; i++) {
         uint64_t w = 0;
         size_t n = m->decl.value_size - i * 8 < 8 ? m->decl.value_size - i * 8 : 8;
@@ -916,7 +917,7 @@ oko_map_foreach(struct oko_map *m, oko_map_entry_cb *cb, void *aux)
     case TYPE_ARRAY: {
         uint8_t value[OKO_MAP_MAX_VALUE_SIZE + 8];
         for (uint32_t i = 0; i < m->decl.max_entries && !r; i++) {
-            _Atomic uint64_t *words = (_Atomic uint64_t *) (m->values
+            _Atomic uint64_t *words = (_Atomic uint64_t *) (void *) (m->values
                                                            + (size_t) i * m->value_stride);
             for (size_t w = 0; w < m->value_stride / 8; w++) {
                 uint64_t x = atomic_load_explicit(&words[w], memory_order_relaxed);

@@ -865,12 +865,12 @@ alu_number(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
     if (dst->type == T_SCALAR && dst->id && is64 && is_const(src) && (op == 0x00 || op == 0x10)
         && src->umin < MAX_OFFSET) {
         /* base + delta +/- c: same base, if the range does not wrap. */
-        uint64_t c = src->umin;
-        int64_t delta = dst->off + (op == 0x00 ? (int64_t) c : -(int64_t) c);
-        bool wraps = op == 0x00 ? dst->umax + c < dst->umax : dst->umin < c;
+        uint64_t k = src->umin;
+        int64_t delta = dst->off + (op == 0x00 ? (int64_t) k : -(int64_t) k);
+        bool wraps = op == 0x00 ? dst->umax + k < dst->umax : dst->umin < k;
         if (!wraps && delta > -MAX_OFFSET && delta < MAX_OFFSET) {
-            dst->umin = op == 0x00 ? dst->umin + c : dst->umin - c;
-            dst->umax = op == 0x00 ? dst->umax + c : dst->umax - c;
+            dst->umin = op == 0x00 ? dst->umin + k : dst->umin - k;
+            dst->umax = op == 0x00 ? dst->umax + k : dst->umax - k;
             dst->off = delta;
             return 0;
         }
@@ -1224,13 +1224,15 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
 
 /* ---- Conditional jumps ---- */
 
-enum rel { R_EQ, R_NE, R_GT, R_GE, R_LT, R_LE, R_SGT, R_SGE, R_SLT, R_SLE, R_SET, R_NSET };
+/* Relations between two values ("int", not the enum type, so that switches
+ * may list only the relations they act on). */
+enum { R_EQ, R_NE, R_GT, R_GE, R_LT, R_LE, R_SGT, R_SGE, R_SLT, R_SLE, R_SET, R_NSET };
 
 /* The relation "dst OP src" that holds when the jump is 'taken' (or not). */
-static enum rel
+static int
 jump_rel(int op, bool taken)
 {
-    static const enum rel rels[16][2] = {
+    static const int rels[16][2] = {
         [0x1] = { R_NE, R_EQ }, [0x2] = { R_LE, R_GT }, [0x3] = { R_LT, R_GE },
         [0x4] = { R_NSET, R_SET }, [0x5] = { R_EQ, R_NE }, [0x6] = { R_SLE, R_SGT },
         [0x7] = { R_SLT, R_SGE }, [0xa] = { R_GE, R_LT }, [0xb] = { R_GT, R_LE },
@@ -1240,8 +1242,8 @@ jump_rel(int op, bool taken)
 }
 
 /* "a REL b" as "b FLIP(REL) a". */
-static enum rel
-flip_rel(enum rel r)
+static int
+flip_rel(int r)
 {
     switch (r) {
     case R_GT: return R_LT;
@@ -1260,7 +1262,7 @@ flip_rel(enum rel r)
  * satisfies it.  Signed relations are applied only where they agree with
  * unsigned ones (x and c non-negative), else the range is left alone. */
 static bool
-narrow(enum rel rel, uint64_t c, uint64_t *lo, uint64_t *hi)
+narrow(int rel, uint64_t c, uint64_t *lo, uint64_t *hi)
 {
     if (rel >= R_SGT && rel <= R_SLE) {
         if (*hi > INT64_MAX) {
@@ -1361,7 +1363,7 @@ set_scalar_range(struct vstate *s, const struct vreg *r, uint64_t lo, uint64_t h
 /* Narrows the packet length by "len + k REL c" (the 64-bit relation, or a
  * 32-bit one when 'is32'). */
 static bool
-narrow_len(struct vstate *s, enum rel rel, int64_t k, uint64_t c, bool is32)
+narrow_len(struct vstate *s, int rel, int64_t k, uint64_t c, bool is32)
 {
     int64_t lo = s->len_min + k, hi = s->len_max + k;
     if (is32) {
@@ -1412,7 +1414,7 @@ narrow_len(struct vstate *s, enum rel rel, int64_t k, uint64_t c, bool is32)
 
 /* Records what "len + k REL x" says about len and x's base. */
 static void
-learn_len_fact(struct vstate *s, int64_t k, const struct vreg *x, enum rel rel)
+learn_len_fact(struct vstate *s, int64_t k, const struct vreg *x, int rel)
 {
     if ((int64_t) s->len_min + k < 0 || x->umax > INT64_MAX) {
         return;                             /* either side may wrap */
@@ -1439,7 +1441,7 @@ learn_len_fact(struct vstate *s, int64_t k, const struct vreg *x, enum rel rel)
 /* Narrows 's' by "a REL b" on numbers; returns false if impossible. */
 static bool
 narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a, struct vreg *b,
-               enum rel rel, bool is32)
+               int rel, bool is32)
 {
     (void) v;
     if (b->type == T_LEN && a->type != T_LEN) {
@@ -1539,7 +1541,7 @@ learn_pkt_range(struct vstate *s, const struct vreg *p, int64_t readable)
  * possible, 0 if not, or an error (negative, message written). */
 static int
 narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, struct vreg *b,
-                enum rel rel, bool is32)
+                int rel, bool is32)
 {
     if (is32) {
         verr(v, pc, "32-bit comparison of a pointer is not allowed");
@@ -1636,7 +1638,7 @@ do_cond_jump(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         struct vstate *st = states[t];
         struct vreg *a = &st->regs[insn->dst];
         struct vreg *b = insn->opcode & SRC_X ? &st->regs[insn->src] : &b_imm;
-        enum rel rel = jump_rel(op, t);
+        int rel = jump_rel(op, t);
         if (is_pointer(a) || is_pointer(b)) {
             int r = narrow_pointers(v, st, pc, a, b, rel, is32);
             if (r < 0) {

@@ -107,7 +107,8 @@ parse_data(const char *path, struct test_data *t)
                 t->raw[t->n_raw++] = strtoull(line, NULL, 16);
             }
             break;
-        default:
+        case NONE:
+        case OTHER:
             break;
         }
     }

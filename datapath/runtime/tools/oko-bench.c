@@ -208,7 +208,8 @@ bench_maps(int rounds)
                     probe[0] = k[0];
                     probe[1] = k[1] ^ (uint32_t) kind;      /* kind 1: absent keys */
                     probe[2] = k[2];
-                    acc += (uintptr_t) oko_map_lookup(m, probe);
+                    const void *value = oko_map_lookup(m, probe);
+                    acc += (uintptr_t) value;
                 }
                 double ns = (now_ns() - t0) / LOOKUPS;
                 oko_epoch_exit();
