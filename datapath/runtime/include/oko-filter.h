@@ -38,6 +38,10 @@
 struct oko_filter_options {
     struct oko_verify_options verify;
     bool interpret;                 /* do not compile: run in the interpreter */
+    /* Share this filter's map of the same index where the declarations are
+     * identical, instead of creating an empty one (LOAD_PROG's
+     * OKO_LOAD_KEEP_MAPS).  NULL: every map starts empty. */
+    const struct oko_filter *keep_maps_from;
 };
 
 struct oko_filter {

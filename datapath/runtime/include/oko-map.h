@@ -37,6 +37,7 @@
  *  - Entries are allocated up front: nothing here allocates memory after
  *    oko_map_create(). */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "oko-program.h"
@@ -66,8 +67,17 @@ size_t oko_map_memory(const struct oko_map_decl *decl, char error[OKO_ERROR_MAX]
 int oko_map_create(const struct oko_map_decl *decl, struct oko_map **mapp,
                    char error[OKO_ERROR_MAX]);
 
-/* Frees 'map'.  No thread may use it any more. */
+/* Maps are reference counted: a program replacing another may share the
+ * old program's maps (LOAD_PROG with OKO_LOAD_KEEP_MAPS).  oko_map_create()
+ * returns a map with one reference; oko_map_ref() adds one;
+ * oko_map_destroy() drops one and frees the map with the last.  No thread
+ * may use a map after its last reference is dropped. */
+struct oko_map *oko_map_ref(struct oko_map *map);
 void oko_map_destroy(struct oko_map *map);
+
+/* True if 'a' and 'b' declare the same map (type, sizes, entries, flags):
+ * one may take the other's place. */
+bool oko_map_decl_equal(const struct oko_map_decl *a, const struct oko_map_decl *b);
 
 const struct oko_map_decl *oko_map_get_decl(const struct oko_map *map);
 

@@ -74,6 +74,12 @@ oko_filter_from_program(struct oko_program *prog, const struct oko_filter_option
         goto fail;
     }
     for (size_t i = 0; i < f->prog.n_maps; i++) {
+        const struct oko_filter *old = opts->keep_maps_from;
+        if (old && i < old->prog.n_maps
+            && oko_map_decl_equal(&old->prog.maps[i], &f->prog.maps[i])) {
+            f->maps[i] = oko_map_ref(old->maps[i]);
+            continue;
+        }
         err = oko_map_create(&f->prog.maps[i], &f->maps[i], error);
         if (err) {
             goto fail;

@@ -68,6 +68,7 @@ struct bucket {
 
 struct oko_map {
     struct oko_map_decl decl;
+    _Atomic uint32_t refs;
     int type;
     uint64_t seed;
 
@@ -252,6 +253,7 @@ oko_map_create(const struct oko_map_decl *d, struct oko_map **mapp, char error[O
         goto nomem;
     }
     m->decl = *d;
+    atomic_init(&m->refs, 1);
     m->type = d->type;
     atomic_flag_clear(&m->pool_lock);
     if (getrandom(&m->seed, sizeof m->seed, 0) != sizeof m->seed) {
@@ -317,10 +319,25 @@ nomem:
     return ENOMEM;
 }
 
+struct oko_map *
+oko_map_ref(struct oko_map *m)
+{
+    atomic_fetch_add(&m->refs, 1);
+    return m;
+}
+
+bool
+oko_map_decl_equal(const struct oko_map_decl *a, const struct oko_map_decl *b)
+{
+    return a->type == b->type && a->key_size == b->key_size
+           && a->value_size == b->value_size && a->max_entries == b->max_entries
+           && a->flags == b->flags;
+}
+
 void
 oko_map_destroy(struct oko_map *m)
 {
-    if (m) {
+    if (m && atomic_fetch_sub(&m->refs, 1) == 1) {
         free(m->buckets);
         free(m->pool);
         free(m->values);

@@ -310,6 +310,31 @@ test_program_with_maps(void)
     oko_filter_destroy(f);
 }
 
+/* A replacing program keeps the maps whose declarations are unchanged. */
+static void
+test_keep_maps(void)
+{
+    size_t size;
+    void *elf = read_prog_file("count_by_proto.o", &size);
+    char error[OKO_ERROR_MAX];
+    struct oko_filter *old, *kept, *fresh;
+    CU_ASSERT_EQUAL_FATAL(oko_filter_load(elf, size, NULL, &old, error), 0);
+    uint8_t pkt[64];
+    ip_packet(pkt, 6, 1);
+    oko_filter_run(old, pkt, 64);
+    struct oko_filter_options opts = { .keep_maps_from = old };
+    CU_ASSERT_EQUAL_FATAL(oko_filter_load(elf, size, &opts, &kept, error), 0);
+    CU_ASSERT_EQUAL_FATAL(oko_filter_load(elf, size, NULL, &fresh, error), 0);
+    free(elf);
+    CU_ASSERT_PTR_EQUAL(kept->maps[0], old->maps[0]);
+    oko_filter_destroy(old);                /* the shared maps survive */
+    CU_ASSERT_EQUAL(oko_filter_run(kept, pkt, 64), 1);      /* TCP already seen */
+    CU_ASSERT_EQUAL(oko_filter_run(fresh, pkt, 64), 0);     /* empty maps */
+    CU_ASSERT_EQUAL(oko_map_count(kept->maps[0]), 1);
+    oko_filter_destroy(kept);
+    oko_filter_destroy(fresh);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -322,6 +347,7 @@ main(int argc, char *argv[])
         { "longest prefix match", test_lpm },
         { "bad declarations", test_bad_declarations },
         { "compiled program with maps and helpers", test_program_with_maps },
+        { "a replacing program keeps identical maps", test_keep_maps },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "maps", cases);
