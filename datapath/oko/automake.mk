@@ -32,3 +32,18 @@ lib_libopenvswitch_la_SOURCES += \
 lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-version.c \
 	lib/oko/oko-version.h
+lib_libopenvswitch_la_SOURCES += \
+	lib/oko/oko-ofp-msgs.h \
+	lib/oko/oko-ofp.c \
+	lib/oko/oko-ofp.h
+
+# A bridge's programs and maps (OpenFlow handlers), in libofproto.
+ofproto_libofproto_la_CPPFLAGS += -I $(top_srcdir)/ofproto
+ofproto_libofproto_la_SOURCES += \
+	lib/oko/ofproto-oko.c \
+	lib/oko/ofproto-oko.h
+
+# Tests: the autotest suite (tests/testsuite.at includes it, see the patch
+# series) and a protocol-vector checker run by it.
+TESTSUITE_AT += lib/oko/tests/oko.at
+tests_ovstest_SOURCES += lib/oko/tests/test-oko-ofp.c

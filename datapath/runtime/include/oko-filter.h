@@ -55,8 +55,9 @@ struct oko_filter {
 
 /* Loads, verifies, links and (unless opts->interpret, or without a JIT for
  * this machine) compiles a program from its ELF object.  Returns 0, or
- * an errno value with a one-line reason in 'error' (EINVAL: bad object or
- * rejected by the verifier; E2BIG: maps over the memory cap; ENOMEM). */
+ * an errno value with a one-line reason in 'error': EINVAL, bad object
+ * (oko_filter_load) or rejected by the verifier; ENOEXEC, a map
+ * declaration is invalid; E2BIG, the maps are over the memory cap; ENOMEM. */
 int oko_filter_load(const void *elf, size_t size, const struct oko_filter_options *opts,
                     struct oko_filter **filterp, char error[OKO_ERROR_MAX]);
 

@@ -58,7 +58,7 @@ oko_filter_from_program(struct oko_program *prog, const struct oko_filter_option
     for (size_t i = 0; i < f->prog.n_maps; i++) {
         size_t bytes = oko_map_memory(&f->prog.maps[i], error);
         if (!bytes) {
-            err = EINVAL;
+            err = ENOEXEC;              /* a bad declaration: a bad object */
             goto fail;
         }
         f->memory += bytes;

@@ -1,0 +1,480 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "oko/ofproto-oko.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "cmap.h"
+#include "connmgr.h"
+#include "hash.h"
+#include "oko-filter.h"
+#include "oko/oko-ofp-msgs.h"
+#include "oko/oko-ofp.h"
+#include "ofproto-provider.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/list.h"
+#include "openvswitch/ofpbuf.h"
+#include "openvswitch/vlog.h"
+#include "ovs-rcu.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(ofproto_oko);
+
+/* A loaded program.  Datapath threads reach 'filter' through RCU: a
+ * replacement publishes the new filter and frees the old one after a grace
+ * period, so no packet sees a half-replaced program. */
+struct oko_prog {
+    struct cmap_node node;          /* In oko_ofproto's 'progs'. */
+    uint32_t id;
+    OVSRCU_TYPE(struct oko_filter *) filter;
+    unsigned int n_rules;           /* Rules naming the program. */
+};
+
+struct oko_ofproto {
+    struct cmap progs;              /* Contains "struct oko_prog"s, by id. */
+    size_t n_progs;
+};
+
+static struct oko_ofproto *
+oko_ofproto_get(struct ofproto *ofproto)
+{
+    if (!ofproto->oko) {
+        ofproto->oko = xzalloc(sizeof *ofproto->oko);
+        cmap_init(&ofproto->oko->progs);
+    }
+    return ofproto->oko;
+}
+
+static struct oko_prog *
+prog_find(const struct oko_ofproto *oko, uint32_t id)
+{
+    struct oko_prog *prog;
+
+    CMAP_FOR_EACH_WITH_HASH (prog, node, hash_int(id, 0), &oko->progs) {
+        if (prog->id == id) {
+            return prog;
+        }
+    }
+    return NULL;
+}
+
+static struct oko_filter *
+prog_filter(const struct oko_prog *prog)
+{
+    return ovsrcu_get(struct oko_filter *, &prog->filter);
+}
+
+static void
+filter_destroy_cb(struct oko_filter *filter)
+{
+    oko_filter_destroy(filter);
+}
+
+static void
+prog_destroy_cb(struct oko_prog *prog)
+{
+    oko_filter_destroy(ovsrcu_get_protected(struct oko_filter *, &prog->filter));
+    free(prog);
+}
+
+/* Sends Oko error 'error' with the text in 'why' in reply to 'oh'. */
+static enum ofperr
+send_oko_error(struct ofconn *ofconn, const struct ofp_header *oh, enum ofperr error,
+               struct ds *why)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+
+    if (!oko_is_oko_error(error)) {
+        return error;               /* ofproto sends it, with the request */
+    }
+    VLOG_INFO_RL(&rl, "%s: %s: %s", ofconn_get_ofproto(ofconn)->name,
+                 ofperr_get_name(error), ds_cstr(why));
+    ofconn_send_reply(ofconn, oko_encode_error(error, oh, ds_cstr(why)));
+    return 0;
+}
+
+static enum ofperr
+handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *why)
+{
+    struct oko_load_prog_msg m;
+    enum ofperr error = oko_decode_load_prog(oh, &m, why);
+    if (error) {
+        return error;
+    }
+
+    struct oko_ofproto *oko = oko_ofproto_get(ofproto);
+    struct oko_prog *prog = prog_find(oko, m.prog_id);
+    if (prog && !(m.flags & OKO_LOAD_REPLACE)) {
+        ds_put_format(why, "program %"PRIu32" is already loaded (load it with replace to "
+                      "replace it)", m.prog_id);
+        return OFPERR_OKO_PROG_EXISTS;
+    }
+    if (!prog && oko->n_progs >= OKO_MAX_PROGS_PER_BRIDGE) {
+        ds_put_format(why, "%d programs are loaded; no more fit", OKO_MAX_PROGS_PER_BRIDGE);
+        return OFPERR_OKO_RESOURCES;
+    }
+
+    /* Parse, then verify, compile and create the maps. */
+    char text[OKO_ERROR_MAX];
+    struct oko_program program;
+    int err = oko_program_load_elf(m.elf, m.elf_len, &program, text);
+    if (err) {
+        ds_put_cstr(why, text);
+        return OFPERR_OKO_BAD_ELF;
+    }
+    struct oko_filter_options opts = {
+        .keep_maps_from = prog && m.flags & OKO_LOAD_KEEP_MAPS ? prog_filter(prog) : NULL,
+    };
+    struct oko_filter *filter;
+    err = oko_filter_from_program(&program, &opts, &filter, text);
+    if (err) {
+        ds_put_cstr(why, text);
+        return (err == ENOEXEC ? OFPERR_OKO_BAD_ELF
+                : err == EINVAL ? OFPERR_OKO_VERIFIER_REJECTED
+                : OFPERR_OKO_RESOURCES);
+    }
+
+    if (prog) {
+        struct oko_filter *old = prog_filter(prog);
+        ovsrcu_set(&prog->filter, filter);
+        ovsrcu_postpone(filter_destroy_cb, old);
+    } else {
+        prog = xzalloc(sizeof *prog);
+        prog->id = m.prog_id;
+        ovsrcu_set_hidden(&prog->filter, filter);
+        cmap_insert(&oko->progs, &prog->node, hash_int(prog->id, 0));
+        oko->n_progs++;
+    }
+    VLOG_INFO("%s: %s program %"PRIu32" (%"PRIuSIZE" instructions, %"PRIuSIZE" maps, "
+              "%s)", ofproto->name, opts.keep_maps_from ? "replaced, keeping maps,"
+              : m.flags & OKO_LOAD_REPLACE ? "loaded or replaced" : "loaded",
+              m.prog_id, filter->prog.n_insns, filter->prog.n_maps,
+              filter->jit.fn ? "jit" : "interpreter");
+    return 0;
+}
+
+static enum ofperr
+handle_unload_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *why)
+{
+    struct oko_unload_prog_msg m;
+    enum ofperr error = oko_decode_unload_prog(oh, &m, why);
+    if (error) {
+        return error;
+    }
+    struct oko_ofproto *oko = oko_ofproto_get(ofproto);
+    struct oko_prog *prog = prog_find(oko, m.prog_id);
+    if (!prog) {
+        ds_put_format(why, "program %"PRIu32" is not loaded", m.prog_id);
+        return OFPERR_OKO_UNKNOWN_PROG;
+    }
+    if (prog->n_rules && !(m.flags & OKO_UNLOAD_FORCE)) {
+        ds_put_format(why, "program %"PRIu32" is used by %u rules", m.prog_id, prog->n_rules);
+        return OFPERR_OKO_PROG_IN_USE;
+    }
+    cmap_remove(&oko->progs, &prog->node, hash_int(prog->id, 0));
+    oko->n_progs--;
+    ovsrcu_postpone(prog_destroy_cb, prog);
+    VLOG_INFO("%s: unloaded program %"PRIu32, ofproto->name, m.prog_id);
+    return 0;
+}
+
+/* Finds the program and map that 'prog_id'/'map_index' name. */
+static enum ofperr
+find_map(struct ofproto *ofproto, uint32_t prog_id, unsigned int map_index,
+         struct oko_filter **filterp, struct ds *why)
+{
+    struct oko_prog *prog = prog_find(oko_ofproto_get(ofproto), prog_id);
+    if (!prog) {
+        ds_put_format(why, "program %"PRIu32" is not loaded", prog_id);
+        return OFPERR_OKO_UNKNOWN_PROG;
+    }
+    *filterp = prog_filter(prog);
+    if (map_index >= (*filterp)->prog.n_maps) {
+        ds_put_format(why, "program %"PRIu32" has %"PRIuSIZE" maps; there is no map %u",
+                      prog_id, (*filterp)->prog.n_maps, map_index);
+        return OFPERR_OKO_BAD_MAP_INDEX;
+    }
+    return 0;
+}
+
+enum { MAP_HASH = 1, MAP_ARRAY, MAP_LRU, MAP_BLOOM, MAP_COUNT_MIN, MAP_LPM };
+
+/* Checks entry 'i''s key for the map's type (docs/protocol.md 5.3). */
+static enum ofperr
+check_key(const struct oko_map_decl *d, const uint8_t *key, uint32_t i, struct ds *why)
+{
+    uint32_t v;
+    if (d->type == MAP_ARRAY) {
+        memcpy(&v, key, 4);
+        if (v >= d->max_entries) {
+            ds_put_format(why, "entry %"PRIu32": array index %"PRIu32" is not below "
+                          "max_entries %"PRIu32, i + 1, v, d->max_entries);
+            return OFPERR_OKO_BAD_KEY;
+        }
+    } else if (d->type == MAP_LPM) {
+        memcpy(&v, key, 4);
+        if (v > (d->key_size - 4) * 8) {
+            ds_put_format(why, "entry %"PRIu32": prefix length %"PRIu32" is longer than "
+                          "the %"PRIu32"-bit address", i + 1, v, (d->key_size - 4) * 8);
+            return OFPERR_OKO_BAD_KEY;
+        }
+    }
+    return 0;
+}
+
+static enum ofperr
+handle_map_msg(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *why)
+{
+    struct oko_map_msg_decoded m;
+    struct oko_filter *filter;
+    enum ofperr error = oko_decode_map_msg(oh, &m, why);
+    if (!error) {
+        error = find_map(ofproto, m.prog_id, m.map_index, &filter, why);
+    }
+    if (error) {
+        return error;
+    }
+    struct oko_map *map = filter->maps[m.map_index];
+    const struct oko_map_decl *d = &filter->prog.maps[m.map_index];
+    bool sketch = d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN;
+    bool delete_all = m.is_delete && m.flags & OKO_DELETE_ALL;
+
+    /* Every check before anything changes. */
+    if (!delete_all || m.key_size) {
+        if (m.key_size != d->key_size
+            || (!m.is_delete && m.value_size != d->value_size)) {
+            ds_put_format(why, "map %"PRIu8" has key %"PRIu32" value %"PRIu32", message has "
+                          "key %"PRIu16" value %"PRIu16, m.map_index, d->key_size,
+                          d->value_size, m.key_size, m.value_size);
+            return OFPERR_OKO_BAD_MAP_SIZES;
+        }
+    }
+    if (m.is_delete && !delete_all && sketch) {
+        ds_put_format(why, "map %"PRIu8" is a sketch: its elements cannot be deleted one by "
+                      "one (delete all)", m.map_index);
+        return OFPERR_OKO_UNSUPPORTED;
+    }
+    size_t entry = m.key_size + m.value_size;
+    for (uint32_t i = 0; i < m.n_entries; i++) {
+        error = check_key(d, m.entries + i * entry, i, why);
+        if (error) {
+            return error;
+        }
+    }
+
+    if (delete_all) {
+        oko_map_clear(map);
+        return 0;
+    }
+    for (uint32_t i = 0; i < m.n_entries; i++) {
+        const uint8_t *key = m.entries + i * entry;
+        int err;
+        if (m.is_delete) {
+            err = oko_map_delete_ctl(map, key);
+            err = err == -ENOENT ? 0 : err;
+        } else if (sketch) {
+            uint32_t increment = 1;
+            if (d->type == MAP_COUNT_MIN) {
+                memcpy(&increment, key + m.key_size, 4);
+            }
+            oko_map_add(map, key, increment);
+            err = 0;
+        } else {
+            err = oko_map_update_ctl(map, key, key + m.key_size, 0);
+        }
+        if (err) {
+            ds_put_format(why, "applied %"PRIu32" of %"PRIu32" entries", i, m.n_entries);
+            if (err != -E2BIG) {
+                ds_put_format(why, ": %s", ovs_strerror(-err));
+            }
+            return err == -E2BIG ? OFPERR_OKO_MAP_FULL : OFPERR_OKO_RESOURCES;
+        }
+    }
+    return 0;
+}
+
+/* DUMP_MAPS replies under construction. */
+struct dump_ctx {
+    const struct ofp_header *request;
+    uint32_t prog_id;
+    struct ovs_list replies;
+    struct ofpbuf *msg;             /* Current reply. */
+    size_t body_ofs;                /* Its struct oko_dump_maps_reply. */
+    size_t section_ofs;             /* Current section's offset in 'msg'. */
+    uint8_t map_index, map_type;
+    uint16_t key_size, value_size;
+    uint32_t n_entries;             /* In the current section. */
+};
+
+static void
+dump_start_reply(struct dump_ctx *ctx)
+{
+    ctx->msg = ofpraw_alloc_stats_reply(ctx->request, 0);
+    ctx->body_ofs = ctx->msg->size;
+    struct oko_dump_maps_reply *body = ofpbuf_put_zeros(ctx->msg, sizeof *body);
+    body->prog_id = htonl(ctx->prog_id);
+    ovs_list_push_back(&ctx->replies, &ctx->msg->list_node);
+}
+
+static void
+dump_start_section(struct dump_ctx *ctx)
+{
+    ctx->section_ofs = ctx->msg->size;
+    struct oko_map_section *sec = ofpbuf_put_zeros(ctx->msg, sizeof *sec);
+    sec->map_index = ctx->map_index;
+    sec->map_type = ctx->map_type;
+    sec->key_size = htons(ctx->key_size);
+    sec->value_size = htons(ctx->value_size);
+    ctx->n_entries = 0;
+    struct oko_dump_maps_reply *body = ofpbuf_at_assert(ctx->msg, ctx->body_ofs,
+                                                        sizeof *body);
+    body->n_sections = htons(ntohs(body->n_sections) + 1);
+}
+
+static void
+dump_end_section(struct dump_ctx *ctx, bool continues)
+{
+    struct oko_map_section *sec = ofpbuf_at_assert(ctx->msg, ctx->section_ofs, sizeof *sec);
+    sec->n_entries = htonl(ctx->n_entries);
+    sec->flags = continues ? OKO_SECTION_CONTINUES : 0;
+    size_t bytes = ctx->msg->size - ctx->section_ofs - sizeof *sec;
+    ofpbuf_put_zeros(ctx->msg, ROUND_UP(bytes, 8) - bytes);
+}
+
+static int
+dump_entry(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
+           void *aux)
+{
+    struct dump_ctx *ctx = aux;
+    if (ctx->msg->size + key_size + value_size + 8 > UINT16_MAX) {
+        /* The message is full: the map continues in the next one. */
+        dump_end_section(ctx, true);
+        dump_start_reply(ctx);
+        dump_start_section(ctx);
+    }
+    ofpbuf_put(ctx->msg, key, key_size);
+    ofpbuf_put(ctx->msg, value, value_size);
+    ctx->n_entries++;
+    return 0;
+}
+
+static enum ofperr
+handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct ofp_header *oh,
+                 struct ds *why)
+{
+    struct oko_dump_maps_request_msg m;
+    enum ofperr error = oko_decode_dump_maps_request(oh, &m, why);
+    if (error) {
+        return error;
+    }
+    struct oko_prog *prog = prog_find(oko_ofproto_get(ofproto), m.prog_id);
+    if (!prog) {
+        ds_put_format(why, "program %"PRIu32" is not loaded", m.prog_id);
+        return OFPERR_OKO_UNKNOWN_PROG;
+    }
+    struct oko_filter *filter = prog_filter(prog);
+    size_t n_maps = filter->prog.n_maps;
+    uint64_t all = n_maps >= 64 ? UINT64_MAX : (UINT64_C(1) << n_maps) - 1;
+    if (m.map_mask & ~all) {
+        ds_put_format(why, "program %"PRIu32" has %"PRIuSIZE" maps; mask %#"PRIx64
+                      " selects others", m.prog_id, n_maps, m.map_mask);
+        return OFPERR_OKO_BAD_MAP_INDEX;
+    }
+    uint64_t mask = m.map_mask ? m.map_mask : all;
+
+    struct dump_ctx ctx = { .request = oh, .prog_id = m.prog_id };
+    ovs_list_init(&ctx.replies);
+    dump_start_reply(&ctx);
+    for (size_t i = 0; i < n_maps; i++) {
+        if (!(mask & (UINT64_C(1) << i))) {
+            continue;
+        }
+        const struct oko_map_decl *d = &filter->prog.maps[i];
+        bool sketch = d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN;
+        ctx.map_index = i;
+        ctx.map_type = d->type;
+        ctx.key_size = sketch || d->type == MAP_ARRAY ? 4 : d->key_size;
+        ctx.value_size = d->type == MAP_BLOOM ? 8 : d->value_size;
+        if (ctx.msg->size + sizeof(struct oko_map_section) + 8 > UINT16_MAX) {
+            dump_start_reply(&ctx);
+        }
+        dump_start_section(&ctx);
+        oko_epoch_enter();
+        oko_map_foreach(filter->maps[i], dump_entry, &ctx);
+        oko_epoch_exit();
+        dump_end_section(&ctx, false);
+    }
+    struct ofpbuf *msg;
+    LIST_FOR_EACH (msg, list_node, &ctx.replies) {
+        ofpmsg_update_length(msg);
+        if (msg->list_node.next != &ctx.replies) {
+            /* mp_flags: offset 10 of an OpenFlow 1.1+ multipart reply. */
+            ovs_be16 *flags = ofpbuf_at_assert(msg, 10, sizeof *flags);
+            *flags |= htons(OFPSF_REPLY_MORE);
+        }
+    }
+    ofconn_send_replies(ofconn, &ctx.replies);
+    return 0;
+}
+
+enum ofperr
+ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofptype type)
+{
+    struct ofproto *ofproto = ofconn_get_ofproto(ofconn);
+    struct ds why = DS_EMPTY_INITIALIZER;
+    enum ofperr error;
+
+    error = ofconn_get_role(ofconn) == OFPCR12_ROLE_SECONDARY ? OFPERR_OFPBRC_IS_SECONDARY : 0;
+    if (!error) {
+        if (type == OFPTYPE_OKO_LOAD_PROG) {
+            error = handle_load_prog(ofproto, oh, &why);
+        } else if (type == OFPTYPE_OKO_UNLOAD_PROG) {
+            error = handle_unload_prog(ofproto, oh, &why);
+        } else if (type == OFPTYPE_OKO_UPDATE_MAP || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
+            error = handle_map_msg(ofproto, oh, &why);
+        } else if (type == OFPTYPE_OKO_DUMP_MAPS_REQUEST) {
+            error = handle_dump_maps(ofproto, ofconn, oh, &why);
+        } else {
+            OVS_NOT_REACHED();
+        }
+    }
+    if (error) {
+        error = send_oko_error(ofconn, oh, error, &why);
+    }
+    ds_destroy(&why);
+    return error;
+}
+
+void
+ofproto_oko_destroy(struct ofproto *ofproto)
+{
+    struct oko_ofproto *oko = ofproto->oko;
+    struct oko_prog *prog;
+
+    if (!oko) {
+        return;
+    }
+    CMAP_FOR_EACH (prog, node, &oko->progs) {
+        cmap_remove(&oko->progs, &prog->node, hash_int(prog->id, 0));
+        ovsrcu_postpone(prog_destroy_cb, prog);
+    }
+    cmap_destroy(&oko->progs);
+    free(oko);
+    ofproto->oko = NULL;
+}

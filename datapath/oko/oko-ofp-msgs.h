@@ -1,0 +1,115 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef OKO_OFP_MSGS_H
+#define OKO_OFP_MSGS_H 1
+
+/* Wire layouts of Oko's OpenFlow messages (docs/protocol.md in the Oko
+ * tree: the contract).  Each structure is the body that follows the
+ * message's experimenter header: 16 bytes (ofp_header, experimenter,
+ * exp_type) for messages, 24 (ofp11_stats_msg, experimenter, exp_type) for
+ * the DUMP_MAPS multipart.  lib/ofp-msgs.c includes this file for the
+ * sizes of the OFPRAW_OKO* messages. */
+
+#include "openflow/openflow.h"
+
+/* LOAD_PROG (exp_type 1), followed by 'elf_len' bytes of ELF object. */
+struct oko_load_prog {
+    ovs_be32 prog_id;
+    ovs_be16 flags;                 /* OKO_LOAD_* */
+    ovs_be16 reserved0;
+    ovs_be32 elf_len;
+    ovs_be32 reserved1;
+};
+OFP_ASSERT(sizeof(struct oko_load_prog) == 16);
+
+#define OKO_LOAD_REPLACE   0x0001
+#define OKO_LOAD_KEEP_MAPS 0x0002
+
+/* UNLOAD_PROG (exp_type 2). */
+struct oko_unload_prog {
+    ovs_be32 prog_id;
+    ovs_be16 flags;                 /* OKO_UNLOAD_* */
+    ovs_be16 reserved;
+};
+OFP_ASSERT(sizeof(struct oko_unload_prog) == 8);
+
+#define OKO_UNLOAD_FORCE 0x0001
+
+/* UPDATE_MAP (exp_type 3) and DELETE_MAP_ENTRIES (exp_type 4), followed by
+ * 'n_entries' x (key, value) packed. */
+struct oko_map_msg {
+    ovs_be32 prog_id;
+    uint8_t map_index;
+    uint8_t flags;                  /* DELETE_MAP_ENTRIES: OKO_DELETE_ALL */
+    ovs_be16 key_size;
+    ovs_be16 value_size;
+    ovs_be16 reserved;
+    ovs_be32 n_entries;
+};
+OFP_ASSERT(sizeof(struct oko_map_msg) == 16);
+
+#define OKO_DELETE_ALL 0x01
+
+/* SEND_MAPS (exp_type 5), followed by map sections. */
+struct oko_send_maps {
+    ovs_be32 prog_id;
+    ovs_be32 event_id;
+    ovs_be64 cookie;
+    uint8_t table_id;
+    uint8_t flags;                  /* OKO_SEND_MAPS_LAST */
+    ovs_be16 fragment;
+    ovs_be16 n_sections;
+    ovs_be16 reserved0;
+    ovs_be32 suppressed;
+    ovs_be32 reserved1;
+};
+OFP_ASSERT(sizeof(struct oko_send_maps) == 32);
+
+#define OKO_SEND_MAPS_LAST 0x01
+
+/* DUMP_MAPS (exp_type 6) multipart request. */
+struct oko_dump_maps_request {
+    ovs_be32 prog_id;
+    ovs_be32 reserved;
+    ovs_be64 map_mask;              /* 0: every map */
+};
+OFP_ASSERT(sizeof(struct oko_dump_maps_request) == 16);
+
+/* DUMP_MAPS multipart reply, followed by map sections. */
+struct oko_dump_maps_reply {
+    ovs_be32 prog_id;
+    ovs_be16 n_sections;
+    ovs_be16 reserved;
+};
+OFP_ASSERT(sizeof(struct oko_dump_maps_reply) == 8);
+
+/* A map section: entries of one map, padded to 8 bytes. */
+struct oko_map_section {
+    uint8_t map_index;
+    uint8_t flags;                  /* OKO_SECTION_CONTINUES */
+    uint8_t map_type;
+    uint8_t reserved0;
+    ovs_be16 key_size;
+    ovs_be16 value_size;
+    ovs_be32 n_entries;
+    ovs_be32 reserved1;
+};
+OFP_ASSERT(sizeof(struct oko_map_section) == 16);
+
+#define OKO_SECTION_CONTINUES 0x01
+
+#endif /* oko-ofp-msgs.h */

@@ -1,0 +1,618 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "oko/oko-ofp.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "byte-order.h"
+#include "oko/oko-ofp-msgs.h"
+#include "openflow/openflow.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/ofp-errors.h"
+#include "openvswitch/ofp-msgs.h"
+#include "openvswitch/ofpbuf.h"
+#include "util.h"
+
+#define MAX_MAPS 64
+
+static enum ofperr
+oko_error(struct ds *why, enum ofperr error, const char *format, ...)
+    OVS_PRINTF_FORMAT(3, 4);
+
+static enum ofperr
+oko_error(struct ds *why, enum ofperr error, const char *format, ...)
+{
+    if (why) {
+        va_list args;
+
+        va_start(args, format);
+        ds_put_format_valist(why, format, args);
+        va_end(args);
+    }
+    return error;
+}
+
+/* Puts the body of 'oh' (after the experimenter header) in 'b'. */
+static void
+pull_body(const struct ofp_header *oh, struct ofpbuf *b)
+{
+    *b = ofpbuf_const_initializer(oh, ntohs(oh->length));
+    ofpraw_pull_assert(b);
+}
+
+enum ofperr
+oko_decode_load_prog(const struct ofp_header *oh, struct oko_load_prog_msg *msg,
+                     struct ds *why)
+{
+    struct ofpbuf b;
+
+    pull_body(oh, &b);
+    const struct oko_load_prog *lp = ofpbuf_pull(&b, sizeof *lp);
+    msg->prog_id = ntohl(lp->prog_id);
+    msg->flags = ntohs(lp->flags);
+    msg->elf_len = ntohl(lp->elf_len);
+    msg->elf = b.data;
+    if (lp->reserved0 || lp->reserved1) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "LOAD_PROG: reserved field is not zero");
+    }
+    if (msg->elf_len != b.size || !msg->elf_len || msg->elf_len > OKO_MAX_ELF_LEN) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "LOAD_PROG: elf_len %"PRIuSIZE" but the message carries "
+                         "%"PRIu32" bytes of object (1 to %d)",
+                         msg->elf_len, b.size, OKO_MAX_ELF_LEN);
+    }
+    if (!msg->prog_id) {
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+    }
+    if (msg->flags & ~(OKO_LOAD_REPLACE | OKO_LOAD_KEEP_MAPS)) {
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS, "LOAD_PROG: undefined flags 0x%"PRIx16,
+                         (uint16_t) (msg->flags & ~(OKO_LOAD_REPLACE | OKO_LOAD_KEEP_MAPS)));
+    }
+    if ((msg->flags & OKO_LOAD_KEEP_MAPS) && !(msg->flags & OKO_LOAD_REPLACE)) {
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS,
+                         "LOAD_PROG: keep-maps (0x2) needs replace (0x1)");
+    }
+    return 0;
+}
+
+enum ofperr
+oko_decode_unload_prog(const struct ofp_header *oh, struct oko_unload_prog_msg *msg,
+                       struct ds *why)
+{
+    struct ofpbuf b;
+
+    pull_body(oh, &b);
+    const struct oko_unload_prog *up = ofpbuf_pull(&b, sizeof *up);
+    msg->prog_id = ntohl(up->prog_id);
+    msg->flags = ntohs(up->flags);
+    if (b.size) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "UNLOAD_PROG: %"PRIu32" bytes after the 24-byte message", b.size);
+    }
+    if (up->reserved) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "UNLOAD_PROG: reserved field is not zero");
+    }
+    if (!msg->prog_id) {
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+    }
+    if (msg->flags & ~OKO_UNLOAD_FORCE) {
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS, "UNLOAD_PROG: undefined flags 0x%"PRIx16,
+                         (uint16_t) (msg->flags & ~OKO_UNLOAD_FORCE));
+    }
+    return 0;
+}
+
+enum ofperr
+oko_decode_map_msg(const struct ofp_header *oh, struct oko_map_msg_decoded *msg,
+                   struct ds *why)
+{
+    enum ofpraw raw;
+    struct ofpbuf b = ofpbuf_const_initializer(oh, ntohs(oh->length));
+
+    raw = ofpraw_pull_assert(&b);
+    msg->is_delete = raw == OFPRAW_OKOT_DELETE_MAP_ENTRIES;
+    const char *name = msg->is_delete ? "DELETE_MAP_ENTRIES" : "UPDATE_MAP";
+    const struct oko_map_msg *mm = ofpbuf_pull(&b, sizeof *mm);
+    msg->prog_id = ntohl(mm->prog_id);
+    msg->map_index = mm->map_index;
+    msg->flags = mm->flags;
+    msg->key_size = ntohs(mm->key_size);
+    msg->value_size = ntohs(mm->value_size);
+    msg->n_entries = ntohl(mm->n_entries);
+    msg->entries = b.data;
+
+    if (mm->reserved) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "%s: reserved field is not zero", name);
+    }
+    /* The count must fit the message exactly; checked in 64 bits, before
+     * anything is sized by it. */
+    uint64_t entry_size = (uint64_t) msg->key_size + msg->value_size;
+    if ((uint64_t) msg->n_entries * entry_size != b.size) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "%s: %"PRIu32" entries of %"PRIu64" bytes do not make the "
+                         "%"PRIu32" bytes that follow", name, msg->n_entries, entry_size,
+                         b.size);
+    }
+    if (!msg->prog_id) {
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+    }
+    if (msg->map_index >= MAX_MAPS) {
+        return oko_error(why, OFPERR_OKO_BAD_MAP_INDEX, "map index %"PRIu8" (maps are 0 to 63)",
+                         msg->map_index);
+    }
+    if (msg->is_delete) {
+        if (msg->flags & ~OKO_DELETE_ALL) {
+            return oko_error(why, OFPERR_OKO_BAD_FLAGS, "%s: undefined flags 0x%"PRIx8, name,
+                             (uint8_t) (msg->flags & ~OKO_DELETE_ALL));
+        }
+        if (msg->value_size) {
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "%s: value_size must be 0", name);
+        }
+        if (msg->flags & OKO_DELETE_ALL ? msg->n_entries != 0
+                                        : msg->n_entries == 0 || msg->key_size == 0) {
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                             msg->flags & OKO_DELETE_ALL
+                             ? "%s: delete-all carries no keys"
+                             : "%s: no keys to delete (key_size and n_entries must not be 0)",
+                             name);
+        }
+    } else {
+        if (msg->flags) {
+            return oko_error(why, OFPERR_OKO_BAD_FLAGS, "%s: undefined flags 0x%"PRIx8, name,
+                             msg->flags);
+        }
+        if (!msg->n_entries || !msg->key_size) {
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                             "%s: key_size and n_entries must not be 0", name);
+        }
+    }
+    return 0;
+}
+
+enum ofperr
+oko_decode_dump_maps_request(const struct ofp_header *oh,
+                             struct oko_dump_maps_request_msg *msg, struct ds *why)
+{
+    struct ofpbuf b;
+
+    pull_body(oh, &b);
+    const struct oko_dump_maps_request *dr = ofpbuf_pull(&b, sizeof *dr);
+    msg->prog_id = ntohl(dr->prog_id);
+    msg->map_mask = ntohll(dr->map_mask);
+    if (b.size || dr->reserved) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "DUMP_MAPS: trailing bytes or reserved field not zero");
+    }
+    if (!msg->prog_id) {
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+    }
+    return 0;
+}
+
+/* Prints 'n' bytes as hex, two digits each (map keys and values are raw
+ * bytes in the program's layout, not numbers). */
+static void
+put_bytes(struct ds *s, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ds_put_format(s, "%02"PRIx8, p[i]);
+    }
+}
+
+/* ---- Map sections (SEND_MAPS, DUMP_MAPS replies) ---- */
+
+/* Checks 'n_sections' sections in 'b' and, if 's' is nonnull, prints them. */
+static enum ofperr
+decode_sections(struct ofpbuf *b, unsigned int n_sections, struct ds *s, struct ds *why)
+{
+    for (unsigned int i = 0; i < n_sections; i++) {
+        const struct oko_map_section *sec = ofpbuf_try_pull(b, sizeof *sec);
+        if (!sec) {
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                             "section %u of %u is missing", i + 1, n_sections);
+        }
+        uint16_t key_size = ntohs(sec->key_size), value_size = ntohs(sec->value_size);
+        uint64_t n = ntohl(sec->n_entries);
+        uint64_t bytes = n * (key_size + value_size);
+        uint64_t padded = ROUND_UP(bytes, 8);
+        if (sec->map_index >= MAX_MAPS || sec->reserved0 || sec->reserved1
+            || sec->flags & ~OKO_SECTION_CONTINUES) {
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "section %u: bad header", i + 1);
+        }
+        if (padded > b->size) {
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                             "section %u: %"PRIu64" entries need %"PRIu64" bytes, "
+                             "%"PRIu32" left", i + 1, n, padded, b->size);
+        }
+        const uint8_t *p = ofpbuf_pull(b, padded);
+        if (s) {
+            ds_put_format(s, "\n map %"PRIu8" type %"PRIu8": %"PRIu64" entries%s",
+                          sec->map_index, sec->map_type, n,
+                          sec->flags & OKO_SECTION_CONTINUES ? " (continues)" : "");
+            for (uint64_t e = 0; e < n; e++) {
+                ds_put_cstr(s, "\n  ");
+                put_bytes(s, p + e * (key_size + value_size), key_size);
+                if (value_size) {
+                    ds_put_cstr(s, "=");
+                    put_bytes(s, p + e * (key_size + value_size) + key_size, value_size);
+                }
+            }
+        }
+    }
+    if (b->size) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "%"PRIu32" bytes after the last section", b->size);
+    }
+    return 0;
+}
+
+/* ---- Encoders ---- */
+
+static struct ofpbuf *
+alloc_msg(enum ofpraw raw, enum ofp_version version, size_t extra)
+{
+    return ofpraw_alloc(raw, version, extra);
+}
+
+struct ofpbuf *
+oko_encode_load_prog(enum ofp_version version, uint32_t prog_id, uint16_t flags,
+                     const void *elf, size_t elf_len)
+{
+    struct ofpbuf *msg = alloc_msg(OFPRAW_OKOT_LOAD_PROG, version,
+                                   sizeof(struct oko_load_prog) + elf_len);
+    struct oko_load_prog *lp = ofpbuf_put_zeros(msg, sizeof *lp);
+    lp->prog_id = htonl(prog_id);
+    lp->flags = htons(flags);
+    lp->elf_len = htonl(elf_len);
+    ofpbuf_put(msg, elf, elf_len);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
+struct ofpbuf *
+oko_encode_unload_prog(enum ofp_version version, uint32_t prog_id, uint16_t flags)
+{
+    struct ofpbuf *msg = alloc_msg(OFPRAW_OKOT_UNLOAD_PROG, version, 0);
+    struct oko_unload_prog *up = ofpbuf_put_zeros(msg, sizeof *up);
+    up->prog_id = htonl(prog_id);
+    up->flags = htons(flags);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
+struct ofpbuf *
+oko_encode_map_msg(enum ofp_version version, bool is_delete, uint32_t prog_id,
+                   uint8_t map_index, uint8_t flags, uint16_t key_size, uint16_t value_size,
+                   uint32_t n_entries, const void *entries)
+{
+    size_t bytes = (size_t) n_entries * (key_size + value_size);
+    struct ofpbuf *msg = alloc_msg(is_delete ? OFPRAW_OKOT_DELETE_MAP_ENTRIES
+                                             : OFPRAW_OKOT_UPDATE_MAP,
+                                   version, sizeof(struct oko_map_msg) + bytes);
+    struct oko_map_msg *mm = ofpbuf_put_zeros(msg, sizeof *mm);
+    mm->prog_id = htonl(prog_id);
+    mm->map_index = map_index;
+    mm->flags = flags;
+    mm->key_size = htons(key_size);
+    mm->value_size = htons(value_size);
+    mm->n_entries = htonl(n_entries);
+    ofpbuf_put(msg, entries, bytes);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
+struct ofpbuf *
+oko_encode_dump_maps_request(enum ofp_version version, uint32_t prog_id, uint64_t map_mask)
+{
+    struct ofpbuf *msg = alloc_msg(OFPRAW_OKOST_DUMP_MAPS_REQUEST, version, 0);
+    struct oko_dump_maps_request *dr = ofpbuf_put_zeros(msg, sizeof *dr);
+    dr->prog_id = htonl(prog_id);
+    dr->map_mask = htonll(map_mask);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
+bool
+oko_is_oko_error(enum ofperr error)
+{
+    return error >= OFPERR_OKO_BAD_MESSAGE && error <= OFPERR_OKO_NO_FILTER_FOR_ACTION;
+}
+
+struct ofpbuf *
+oko_encode_error(enum ofperr error, const struct ofp_header *request, const char *text)
+{
+    char buf[OKO_MAX_ERROR_TEXT + 1];
+
+    /* One line of at most 1024 bytes (docs/protocol.md, section 2). */
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *p = buf; *p; p++) {
+        if (*p == '\n') {
+            *p = ' ';
+        }
+    }
+    struct ofpbuf *msg = ofperr_encode_hello(error, request->version, buf);
+    struct ofp_header *oh = msg->data;
+    oh->xid = request->xid;
+    return msg;
+}
+
+/* ---- Printing ---- */
+
+static void
+print_flags(struct ds *s, uint16_t flags, const char *const names[], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (flags & (1u << i)) {
+            ds_put_format(s, " %s", names[i]);
+        }
+    }
+}
+
+enum ofperr
+oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int verbosity)
+{
+    struct ds why = DS_EMPTY_INITIALIZER;
+    enum ofperr error = 0;
+    struct ofpbuf b;
+
+    if (type == OFPTYPE_OKO_LOAD_PROG) {
+        static const char *const names[] = { "replace", "keep-maps" };
+        struct oko_load_prog_msg m;
+        error = oko_decode_load_prog(oh, &m, &why);
+        if (!error) {
+            ds_put_format(s, " prog_id=%"PRIu32" elf_len=%"PRIuSIZE, m.prog_id, m.elf_len);
+            print_flags(s, m.flags, names, ARRAY_SIZE(names));
+            if (verbosity > 1) {
+                ds_put_char(s, '\n');
+                ds_put_hex_dump(s, m.elf, m.elf_len, 0, false);
+            }
+        }
+    } else if (type == OFPTYPE_OKO_UNLOAD_PROG) {
+        struct oko_unload_prog_msg m;
+        error = oko_decode_unload_prog(oh, &m, &why);
+        if (!error) {
+            ds_put_format(s, " prog_id=%"PRIu32"%s", m.prog_id,
+                          m.flags & OKO_UNLOAD_FORCE ? " force" : "");
+        }
+    } else if (type == OFPTYPE_OKO_UPDATE_MAP || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
+        struct oko_map_msg_decoded m;
+        error = oko_decode_map_msg(oh, &m, &why);
+        if (!error) {
+            ds_put_format(s, " prog_id=%"PRIu32" map=%"PRIu8, m.prog_id, m.map_index);
+            if (m.flags & OKO_DELETE_ALL && m.is_delete) {
+                ds_put_cstr(s, " all");
+            }
+            size_t entry = m.key_size + m.value_size;
+            for (uint32_t i = 0; i < m.n_entries; i++) {
+                ds_put_char(s, ' ');
+                put_bytes(s, m.entries + i * entry, m.key_size);
+                if (m.value_size) {
+                    ds_put_char(s, '=');
+                    put_bytes(s, m.entries + i * entry + m.key_size, m.value_size);
+                }
+            }
+        }
+    } else if (type == OFPTYPE_OKO_SEND_MAPS) {
+        pull_body(oh, &b);
+        const struct oko_send_maps *sm = ofpbuf_pull(&b, sizeof *sm);
+        ds_put_format(s, " prog_id=%"PRIu32" event=%"PRIu32" cookie=%#"PRIx64
+                      " table=%"PRIu8" fragment=%"PRIu16"%s suppressed=%"PRIu32,
+                      ntohl(sm->prog_id), ntohl(sm->event_id), ntohll(sm->cookie),
+                      sm->table_id, ntohs(sm->fragment),
+                      sm->flags & OKO_SEND_MAPS_LAST ? " last" : "", ntohl(sm->suppressed));
+        error = decode_sections(&b, ntohs(sm->n_sections), s, &why);
+    } else if (type == OFPTYPE_OKO_DUMP_MAPS_REQUEST) {
+        struct oko_dump_maps_request_msg m;
+        error = oko_decode_dump_maps_request(oh, &m, &why);
+        if (!error) {
+            ds_put_format(s, " prog_id=%"PRIu32" maps=%#"PRIx64, m.prog_id, m.map_mask);
+        }
+    } else if (type == OFPTYPE_OKO_DUMP_MAPS_REPLY) {
+        pull_body(oh, &b);
+        const struct oko_dump_maps_reply *dr = ofpbuf_pull(&b, sizeof *dr);
+        ds_put_format(s, " prog_id=%"PRIu32, ntohl(dr->prog_id));
+        error = decode_sections(&b, ntohs(dr->n_sections), s, &why);
+    } else {
+        OVS_NOT_REACHED();
+    }
+    if (error && why.length) {
+        ds_put_format(s, " ***%s***", ds_cstr(&why));
+    }
+    ds_destroy(&why);
+    return error;
+}
+
+/* ---- ovs-ofctl ---- */
+
+static char * OVS_WARN_UNUSED_RESULT
+parse_u32(const char *s, const char *what, uint32_t *value)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*s == '\0' || *end || errno || v > UINT32_MAX) {
+        return xasprintf("%s: '%s' is not a number from 0 to 4294967295", what, s);
+    }
+    *value = v;
+    return NULL;
+}
+
+/* Appends the bytes of hex string 's' to 'b'; returns their count or -1. */
+static int
+put_hex(struct ofpbuf *b, const char *s)
+{
+    size_t len = strlen(s);
+    if (len % 2) {
+        return -1;
+    }
+    for (size_t i = 0; i < len; i += 2) {
+        bool ok;
+        uint8_t byte = hexits_value(s + i, 2, &ok);
+        if (!ok) {
+            return -1;
+        }
+        ofpbuf_put(b, &byte, 1);
+    }
+    return len / 2;
+}
+
+static char * OVS_WARN_UNUSED_RESULT
+read_file(const char *name, struct ofpbuf *b)
+{
+    FILE *f = fopen(name, "rb");
+    if (!f) {
+        return xasprintf("%s: %s", name, ovs_strerror(errno));
+    }
+    for (;;) {
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        ofpbuf_put(b, buf, n);
+        if (n < sizeof buf) {
+            break;
+        }
+    }
+    fclose(f);
+    if (b->size > OKO_MAX_ELF_LEN) {
+        return xasprintf("%s: %"PRIu32" bytes; an object must be at most %d bytes",
+                         name, b->size, OKO_MAX_ELF_LEN);
+    }
+    if (!b->size) {
+        return xasprintf("%s: empty file", name);
+    }
+    return NULL;
+}
+
+char *
+oko_ofctl_build_request(int argc, char *argv[], enum ofp_version version,
+                        struct ofpbuf **request)
+{
+    const char *cmd = argv[0];
+    uint32_t prog_id, map;
+    char *error;
+
+    *request = NULL;
+    if (version < OFP13_VERSION) {
+        return xstrdup("Oko messages need OpenFlow 1.3 or later (use -O OpenFlow13)");
+    }
+    if (argc < 3) {
+        return xasprintf("%s: missing program id", cmd);
+    }
+    error = parse_u32(argv[2], "program id", &prog_id);
+    if (error) {
+        return error;
+    }
+
+    if (!strcmp(cmd, "load-filter-prog")) {
+        uint16_t flags = 0;
+        if (argc < 4) {
+            return xstrdup("load-filter-prog: missing FILE.o");
+        }
+        for (int i = 4; i < argc; i++) {
+            if (!strcmp(argv[i], "replace")) {
+                flags |= OKO_LOAD_REPLACE;
+            } else if (!strcmp(argv[i], "keep-maps")) {
+                flags |= OKO_LOAD_KEEP_MAPS;
+            } else {
+                return xasprintf("load-filter-prog: unknown option '%s' "
+                                 "(replace, keep-maps)", argv[i]);
+            }
+        }
+        struct ofpbuf elf;
+        ofpbuf_init(&elf, 0);
+        error = read_file(argv[3], &elf);
+        if (!error) {
+            *request = oko_encode_load_prog(version, prog_id, flags, elf.data, elf.size);
+        }
+        ofpbuf_uninit(&elf);
+        return error;
+    } else if (!strcmp(cmd, "unload-filter-prog")) {
+        uint16_t flags = 0;
+        if (argc > 3) {
+            if (argc > 4 || strcmp(argv[3], "force")) {
+                return xstrdup("unload-filter-prog: the only option is 'force'");
+            }
+            flags = OKO_UNLOAD_FORCE;
+        }
+        *request = oko_encode_unload_prog(version, prog_id, flags);
+        return NULL;
+    } else if (!strcmp(cmd, "dump-maps")) {
+        uint64_t mask = 0;
+        for (int i = 3; i < argc; i++) {
+            error = parse_u32(argv[i], "map index", &map);
+            if (error) {
+                return error;
+            }
+            if (map >= MAX_MAPS) {
+                return xasprintf("map index %"PRIu32" (maps are 0 to 63)", map);
+            }
+            mask |= UINT64_C(1) << map;
+        }
+        *request = oko_encode_dump_maps_request(version, prog_id, mask);
+        return NULL;
+    } else if (!strcmp(cmd, "update-map") || !strcmp(cmd, "delete-map-entries")) {
+        bool is_delete = cmd[0] == 'd';
+        if (argc < 5) {
+            return xasprintf("%s: usage: %s SWITCH PROG MAP %s...", cmd, cmd,
+                             is_delete ? "KEY|all" : "KEY[=VALUE]");
+        }
+        error = parse_u32(argv[3], "map index", &map);
+        if (error) {
+            return error;
+        }
+        if (map >= MAX_MAPS) {
+            return xasprintf("map index %"PRIu32" (maps are 0 to 63)", map);
+        }
+        if (is_delete && argc == 5 && !strcmp(argv[4], "all")) {
+            *request = oko_encode_map_msg(version, true, prog_id, map, OKO_DELETE_ALL, 0, 0, 0,
+                                          NULL);
+            return NULL;
+        }
+        struct ofpbuf entries;
+        ofpbuf_init(&entries, 0);
+        int key_size = -1, value_size = -1;
+        for (int i = 4; i < argc; i++) {
+            char *arg = xstrdup(argv[i]);
+            char *eq = strchr(arg, '=');
+            if (eq) {
+                *eq = '\0';
+            }
+            int k = put_hex(&entries, arg);
+            int v = eq ? put_hex(&entries, eq + 1) : 0;
+            free(arg);
+            if (k <= 0 || v < 0 || (is_delete && eq)) {
+                ofpbuf_uninit(&entries);
+                return xasprintf("%s: '%s' is not %s", cmd, argv[i],
+                                 is_delete ? "a hex key" : "hex KEY or KEY=VALUE");
+            }
+            if ((key_size >= 0 && k != key_size) || (value_size >= 0 && v != value_size)) {
+                ofpbuf_uninit(&entries);
+                return xasprintf("%s: '%s' has a different size than the entries before it",
+                                 cmd, argv[i]);
+            }
+            key_size = k;
+            value_size = v;
+        }
+        *request = oko_encode_map_msg(version, is_delete, prog_id, map, 0, key_size,
+                                      value_size, argc - 4, entries.data);
+        ofpbuf_uninit(&entries);
+        return NULL;
+    }
+    return xasprintf("unknown Oko command '%s'", cmd);
+}

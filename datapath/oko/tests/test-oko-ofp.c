@@ -1,0 +1,198 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* ovstest test-oko-ofp VECTORS_DIR: checks the C side of the protocol
+ * against docs/protocol/vectors (the same files the Java codecs test):
+ * every "ok" message vector decodes and, where OVS encodes that message,
+ * re-encodes byte for byte; every "malformed" one is refused.  Prints one
+ * line per vector and a summary; OXM and action vectors are counted as
+ * "not message", and so is the FLOW_MOD vector (they belong to the
+ * filter_prog and SEND_MAPS action tests). */
+
+#include <config.h>
+#undef NDEBUG
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oko/oko-ofp.h"
+#include "openflow/openflow.h"
+#include "openvswitch/dynamic-string.h"
+#include "openvswitch/ofp-errors.h"
+#include "openvswitch/ofp-msgs.h"
+#include "openvswitch/ofpbuf.h"
+#include "ovstest.h"
+#include "util.h"
+
+struct vector {
+    char kind[32];
+    bool ok;
+    struct ofpbuf bytes;
+};
+
+static bool
+read_vector(const char *path, struct vector *v)
+{
+    FILE *f = fopen(path, "r");
+    char line[1024];
+
+    if (!f) {
+        return false;
+    }
+    memset(v->kind, 0, sizeof v->kind);
+    v->ok = false;
+    ofpbuf_init(&v->bytes, 64);
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') {
+            sscanf(line, "# kind: %31s", v->kind);
+            if (!strncmp(line, "# expect: ok", 12)) {
+                v->ok = true;
+            }
+            continue;
+        }
+        for (char *p = strtok(line, " \t\r\n"); p; p = strtok(NULL, " \t\r\n")) {
+            uint8_t b = strtoul(p, NULL, 16);
+            ofpbuf_put(&v->bytes, &b, 1);
+        }
+    }
+    fclose(f);
+    return true;
+}
+
+/* Decodes 'oh' as an Oko message; returns 0 if it is a well-formed one.
+ * Sets '*reencoded' to OVS's encoding of the decoded value, if it has one. */
+static enum ofperr
+check_message(const struct ofp_header *oh, size_t size, struct ofpbuf **reencoded)
+{
+    enum ofptype type;
+    enum ofperr error;
+
+    *reencoded = NULL;
+    if (size < sizeof *oh || ntohs(oh->length) != size) {
+        return OFPERR_OFPBRC_BAD_LEN;
+    }
+    error = ofptype_decode(&type, oh);
+    if (error) {
+        return error;
+    }
+    if (type == OFPTYPE_ERROR) {
+        struct ofpbuf payload;
+        enum ofperr e = ofperr_decode_msg(oh, &payload);
+        ofpbuf_uninit(&payload);
+        return e && oko_is_oko_error(e) ? 0 : OFPERR_OFPBRC_BAD_TYPE;
+    }
+    if (type < OFPTYPE_OKO_LOAD_PROG || type > OFPTYPE_OKO_DUMP_MAPS_REPLY) {
+        return OFPERR_OFPBRC_BAD_TYPE;      /* not an Oko message */
+    }
+    struct ds s = DS_EMPTY_INITIALIZER;
+    error = oko_ofp_print(&s, oh, type, 1);
+    ds_destroy(&s);
+    if (error) {
+        return error;
+    }
+    if (type == OFPTYPE_OKO_LOAD_PROG) {
+        struct oko_load_prog_msg m;
+        ovs_assert(!oko_decode_load_prog(oh, &m, NULL));
+        *reencoded = oko_encode_load_prog(oh->version, m.prog_id, m.flags, m.elf, m.elf_len);
+    } else if (type == OFPTYPE_OKO_UNLOAD_PROG) {
+        struct oko_unload_prog_msg m;
+        ovs_assert(!oko_decode_unload_prog(oh, &m, NULL));
+        *reencoded = oko_encode_unload_prog(oh->version, m.prog_id, m.flags);
+    } else if (type == OFPTYPE_OKO_UPDATE_MAP || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
+        struct oko_map_msg_decoded m;
+        ovs_assert(!oko_decode_map_msg(oh, &m, NULL));
+        *reencoded = oko_encode_map_msg(oh->version, m.is_delete, m.prog_id, m.map_index,
+                                        m.flags, m.key_size, m.value_size, m.n_entries,
+                                        m.entries);
+    } else if (type == OFPTYPE_OKO_DUMP_MAPS_REQUEST) {
+        struct oko_dump_maps_request_msg m;
+        ovs_assert(!oko_decode_dump_maps_request(oh, &m, NULL));
+        *reencoded = oko_encode_dump_maps_request(oh->version, m.prog_id, m.map_mask);
+    }
+    if (*reencoded) {
+        struct ofp_header *new = (*reencoded)->data;
+        new->xid = oh->xid;
+    }
+    return 0;
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static void
+test_oko_ofp_main(int argc, char *argv[])
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    DIR *d = opendir(dir);
+    char *names[256];
+    size_t n = 0;
+    int passed = 0, failed = 0, byte_exact = 0, not_message = 0;
+
+    if (!d) {
+        ovs_fatal(errno, "%s", dir);
+    }
+    for (struct dirent *e; (e = readdir(d)) && n < ARRAY_SIZE(names);) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && !strcmp(e->d_name + len - 4, ".hex")) {
+            names[n++] = xstrdup(e->d_name);
+        }
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_names);
+
+    for (size_t i = 0; i < n; i++) {
+        char *path = xasprintf("%s/%s", dir, names[i]);
+        struct vector v;
+        ovs_assert(read_vector(path, &v));
+        free(path);
+        const struct ofp_header *oh = v.bytes.data;
+        if (!strcmp(v.kind, "oxm") || !strcmp(v.kind, "action")
+            || (v.bytes.size >= sizeof *oh && oh->type == OFPT_FLOW_MOD)) {
+            not_message++;
+            printf("%s: not a message (%s)\n", names[i], v.kind);
+            ofpbuf_uninit(&v.bytes);
+            continue;
+        }
+        struct ofpbuf *again;
+        enum ofperr error = check_message(v.bytes.data, v.bytes.size, &again);
+        bool good;
+        if (v.ok) {
+            good = !error;
+            if (good && again) {
+                good = again->size == v.bytes.size
+                       && !memcmp(again->data, v.bytes.data, v.bytes.size);
+                byte_exact += good;
+            }
+        } else {
+            good = error != 0;
+        }
+        printf("%s: %s%s%s\n", names[i], good ? "pass" : "FAIL",
+               error ? ", refused: " : "", error ? ofperr_get_name(error) : "");
+        good ? passed++ : failed++;
+        ofpbuf_delete(again);
+        ofpbuf_uninit(&v.bytes);
+        free(names[i]);
+    }
+    printf("vectors: %d pass (%d re-encoded byte for byte), %d fail, %d not messages\n",
+           passed, byte_exact, failed, not_message);
+    exit(failed ? 1 : 0);
+}
+
+OVSTEST_REGISTER("test-oko-ofp", test_oko_ofp_main);
