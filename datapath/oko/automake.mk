@@ -46,4 +46,6 @@ ofproto_libofproto_la_SOURCES += \
 # Tests: the autotest suite (tests/testsuite.at includes it, see the patch
 # series) and a protocol-vector checker run by it.
 TESTSUITE_AT += lib/oko/tests/oko.at
-tests_ovstest_SOURCES += lib/oko/tests/test-oko-ofp.c
+noinst_PROGRAMS += tests/test-oko-ofp
+tests_test_oko_ofp_SOURCES = lib/oko/tests/test-oko-ofp.c
+tests_test_oko_ofp_LDADD = lib/libopenvswitch.la
