@@ -32,6 +32,8 @@
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/vlog.h"
 #include "ovs-rcu.h"
+#include "ovs-thread.h"
+#include "unixctl.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(ofproto_oko);
@@ -47,16 +49,23 @@ struct oko_prog {
 };
 
 struct oko_ofproto {
+    struct ovs_list list_node;      /* In 'all_okos'. */
+    struct ofproto *ofproto;
     struct cmap progs;              /* Contains "struct oko_prog"s, by id. */
     size_t n_progs;
 };
+
+/* Every bridge that has had a program, for oko/show. */
+static struct ovs_list all_okos = OVS_LIST_INITIALIZER(&all_okos);
 
 static struct oko_ofproto *
 oko_ofproto_get(struct ofproto *ofproto)
 {
     if (!ofproto->oko) {
         ofproto->oko = xzalloc(sizeof *ofproto->oko);
+        ofproto->oko->ofproto = ofproto;
         cmap_init(&ofproto->oko->progs);
+        ovs_list_push_back(&all_okos, &ofproto->oko->list_node);
     }
     return ofproto->oko;
 }
@@ -475,6 +484,77 @@ ofproto_oko_destroy(struct ofproto *ofproto)
         ovsrcu_postpone(prog_destroy_cb, prog);
     }
     cmap_destroy(&oko->progs);
+    ovs_list_remove(&oko->list_node);
     free(oko);
     ofproto->oko = NULL;
+}
+
+/* oko/show [BRIDGE]: each bridge's programs, by id, and their maps. */
+static int
+compare_progs(const void *a_, const void *b_)
+{
+    const struct oko_prog *const *a = a_, *const *b = b_;
+    return (*a)->id < (*b)->id ? -1 : (*a)->id > (*b)->id;
+}
+
+static void
+oko_show(struct unixctl_conn *conn, int argc, const char *argv[],
+         void *aux OVS_UNUSED)
+{
+    static const char *const types[] = {
+        "?", "hash", "array", "lru_hash", "bloom", "count_min", "lpm",
+    };
+    struct ds s = DS_EMPTY_INITIALIZER;
+    struct oko_ofproto *oko;
+    bool found = argc < 2;
+
+    LIST_FOR_EACH (oko, list_node, &all_okos) {
+        if (argc > 1 && strcmp(argv[1], oko->ofproto->name)) {
+            continue;
+        }
+        found = true;
+        struct oko_prog **progs = xmalloc((oko->n_progs + 1) * sizeof *progs);
+        struct oko_prog *prog;
+        size_t n = 0;
+        CMAP_FOR_EACH (prog, node, &oko->progs) {
+            progs[n++] = prog;
+        }
+        qsort(progs, n, sizeof *progs, compare_progs);
+        ds_put_format(&s, "%s: %"PRIuSIZE" programs\n", oko->ofproto->name, n);
+        for (size_t i = 0; i < n; i++) {
+            const struct oko_filter *f = prog_filter(progs[i]);
+            ds_put_format(&s, "  program %"PRIu32": %"PRIuSIZE" instructions, %s, "
+                          "%"PRIuSIZE" maps (%"PRIuSIZE" bytes), used by %u rules\n",
+                          progs[i]->id, f->prog.n_insns, f->jit.fn ? "jit" : "interpreter",
+                          f->prog.n_maps, f->memory, progs[i]->n_rules);
+            for (size_t m = 0; m < f->prog.n_maps; m++) {
+                const struct oko_map_decl *d = &f->prog.maps[m];
+                ds_put_format(&s, "    map %"PRIuSIZE" '%s': %s, key %"PRIu32", value %"PRIu32
+                              ", %"PRIu32" of %"PRIu32" %s\n", m, d->name,
+                              d->type < ARRAY_SIZE(types) ? types[d->type] : "?",
+                              d->key_size, d->value_size, oko_map_count(f->maps[m]),
+                              d->max_entries,
+                              d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN
+                              ? "cells used (sketch)" : "entries");
+            }
+        }
+        free(progs);
+    }
+    if (!found) {
+        unixctl_command_reply_error(conn, "no such bridge, or it has never had a program");
+    } else {
+        unixctl_command_reply(conn, ds_cstr(&s));
+    }
+    ds_destroy(&s);
+}
+
+void
+ofproto_oko_init(void)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+
+    if (ovsthread_once_start(&once)) {
+        unixctl_command_register("oko/show", "[bridge]", 0, 1, oko_show, NULL);
+        ovsthread_once_done(&once);
+    }
 }

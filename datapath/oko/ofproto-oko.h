@@ -35,6 +35,9 @@ struct ofproto;
  * ofproto to send. */
 enum ofperr ofproto_oko_handle(struct ofconn *, const struct ofp_header *, enum ofptype);
 
+/* Registers the unixctl commands (oko/show). */
+void ofproto_oko_init(void);
+
 /* Frees the bridge's programs; no thread may run them any more. */
 void ofproto_oko_destroy(struct ofproto *);
 
