@@ -112,4 +112,25 @@ OFP_ASSERT(sizeof(struct oko_map_section) == 16);
 
 #define OKO_SECTION_CONTINUES 0x01
 
+/* The filter_prog match field: an experimenter OXM (docs/protocol.md 6.1). */
+#define OKO_OXM_FILTER_PROG 0xffff0208  /* class 0xffff, field 1, no mask, len 8 */
+struct oko_oxm_filter_prog {
+    ovs_be32 header;                /* OKO_OXM_FILTER_PROG */
+    ovs_be32 experimenter;          /* OKO_VENDOR_ID */
+    ovs_be32 prog_id;
+};
+OFP_ASSERT(sizeof(struct oko_oxm_filter_prog) == 12);
+
+/* The SEND_MAPS action (docs/protocol.md 6.2). */
+#define OKO_ACTION_SEND_MAPS 1
+struct oko_action_send_maps {
+    ovs_be16 type;                  /* OFPAT_EXPERIMENTER (0xffff) */
+    ovs_be16 len;                   /* 24 */
+    ovs_be32 experimenter;          /* OKO_VENDOR_ID */
+    ovs_be16 subtype;               /* OKO_ACTION_SEND_MAPS */
+    uint8_t pad[6];
+    ovs_be64 map_mask;
+};
+OFP_ASSERT(sizeof(struct oko_action_send_maps) == 24);
+
 #endif /* oko-ofp-msgs.h */

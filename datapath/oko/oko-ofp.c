@@ -263,6 +263,104 @@ decode_sections(struct ofpbuf *b, unsigned int n_sections, struct ds *s, struct 
     return 0;
 }
 
+/* ---- filter_prog OXM and SEND_MAPS action ---- */
+
+/* Big-endian fields at any alignment. */
+static uint16_t
+get_be16(const uint8_t *p)
+{
+    ovs_be16 v;
+    memcpy(&v, p, sizeof v);
+    return ntohs(v);
+}
+
+static uint32_t
+get_be32(const uint8_t *p)
+{
+    ovs_be32 v;
+    memcpy(&v, p, sizeof v);
+    return ntohl(v);
+}
+
+static uint64_t
+get_be64(const uint8_t *p)
+{
+    ovs_be64 v;
+    memcpy(&v, p, sizeof v);
+    return ntohll(v);
+}
+
+enum ofperr
+oko_decode_filter_prog_oxm(const void *oxm, size_t size, uint32_t *prog_id)
+{
+    const uint8_t *p = oxm;
+
+    if (size < 4) {
+        return OFPERR_OFPBMC_BAD_LEN;
+    }
+    uint32_t header = get_be32(p);
+    if ((header & 0xfffffe00) != (OKO_OXM_FILTER_PROG & 0xfffffe00)) {
+        return OFPERR_OFPBMC_BAD_FIELD;
+    }
+    if (header & 0x100) {
+        return OFPERR_OFPBMC_BAD_MASK;      /* filter_prog has no mask */
+    }
+    if ((header & 0xff) != 8) {
+        return OFPERR_OFPBMC_BAD_LEN;
+    }
+    if (size != 4 + 8) {
+        return OFPERR_OFPBMC_BAD_LEN;       /* truncated, or trailing bytes */
+    }
+    if (get_be32(p + 4) != OKO_VENDOR_ID) {
+        return OFPERR_OFPBMC_BAD_FIELD;
+    }
+    *prog_id = get_be32(p + 8);
+    return *prog_id ? 0 : OFPERR_OFPBMC_BAD_VALUE;
+}
+
+void
+oko_put_filter_prog_oxm(struct ofpbuf *b, uint32_t prog_id)
+{
+    struct oko_oxm_filter_prog *oxm = ofpbuf_put_uninit(b, sizeof *oxm);
+    oxm->header = htonl(OKO_OXM_FILTER_PROG);
+    oxm->experimenter = htonl(OKO_VENDOR_ID);
+    oxm->prog_id = htonl(prog_id);
+}
+
+enum ofperr
+oko_decode_send_maps_action(const void *action, size_t size, uint64_t *map_mask)
+{
+    const uint8_t *p = action;
+
+    if (size < 10) {
+        return OFPERR_OFPBAC_BAD_LEN;
+    }
+    uint16_t len = get_be16(p + 2);
+    if (get_be16(p) != 0xffff
+        || get_be32(p + 4) != OKO_VENDOR_ID) {
+        return OFPERR_OFPBAC_BAD_TYPE;
+    }
+    if (get_be16(p + 8) != OKO_ACTION_SEND_MAPS) {
+        return OFPERR_OFPBAC_BAD_VENDOR_TYPE;
+    }
+    if (len != sizeof(struct oko_action_send_maps) || size != len) {
+        return OFPERR_OFPBAC_BAD_LEN;
+    }
+    *map_mask = get_be64(p + 16);
+    return *map_mask ? 0 : OFPERR_OFPBAC_BAD_ARGUMENT;
+}
+
+void
+oko_put_send_maps_action(struct ofpbuf *b, uint64_t map_mask)
+{
+    struct oko_action_send_maps *a = ofpbuf_put_zeros(b, sizeof *a);
+    a->type = htons(0xffff);
+    a->len = htons(sizeof *a);
+    a->experimenter = htonl(OKO_VENDOR_ID);
+    a->subtype = htons(OKO_ACTION_SEND_MAPS);
+    a->map_mask = htonll(map_mask);
+}
+
 /* ---- Encoders ---- */
 
 static struct ofpbuf *

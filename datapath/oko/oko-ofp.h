@@ -84,6 +84,14 @@ struct ofpbuf *oko_encode_map_msg(enum ofp_version, bool is_delete, uint32_t pro
 struct ofpbuf *oko_encode_dump_maps_request(enum ofp_version, uint32_t prog_id,
                                             uint64_t map_mask);
 
+/* The filter_prog OXM ('size' bytes at 'oxm', one OXM TLV) and the
+ * SEND_MAPS action: decoders with the errors of docs/protocol.md 6.1 and
+ * 6.2, and encoders appending to 'b'. */
+enum ofperr oko_decode_filter_prog_oxm(const void *oxm, size_t size, uint32_t *prog_id);
+void oko_put_filter_prog_oxm(struct ofpbuf *b, uint32_t prog_id);
+enum ofperr oko_decode_send_maps_action(const void *action, size_t size, uint64_t *map_mask);
+void oko_put_send_maps_action(struct ofpbuf *b, uint64_t map_mask);
+
 /* An OFPT_ERROR for 'request' with 'error' (an OFPERR_OKO_* code) and
  * 'text' as its data, as docs/protocol.md section 7 specifies. */
 struct ofpbuf *oko_encode_error(enum ofperr error, const struct ofp_header *request,
