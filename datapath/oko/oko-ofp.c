@@ -361,6 +361,125 @@ oko_put_send_maps_action(struct ofpbuf *b, uint64_t map_mask)
     a->map_mask = htonll(map_mask);
 }
 
+/* ---- SEND_MAPS events ---- */
+
+static struct ofpbuf *
+start_fragment(enum ofp_version version, const struct oko_send_maps_event *event,
+               uint16_t fragment, struct ovs_list *fragments)
+{
+    struct ofpbuf *msg = ofpraw_alloc_xid(OFPRAW_OKOT_SEND_MAPS, version, htonl(0), 0);
+    struct oko_send_maps *sm = ofpbuf_put_zeros(msg, sizeof *sm);
+    sm->prog_id = htonl(event->prog_id);
+    sm->event_id = htonl(event->event_id);
+    sm->cookie = htonll(event->cookie);
+    sm->table_id = event->table_id;
+    sm->fragment = htons(fragment);
+    sm->suppressed = htonl(event->suppressed);
+    ovs_list_push_back(fragments, &msg->list_node);
+    return msg;
+}
+
+static struct oko_send_maps *
+fragment_header(struct ofpbuf *msg)
+{
+    /* The body follows the 16-byte experimenter header. */
+    return ofpbuf_at_assert(msg, 16, sizeof(struct oko_send_maps));
+}
+
+static void
+end_section(struct ofpbuf *msg, size_t section_ofs, uint32_t n_entries, bool continues)
+{
+    struct oko_map_section *sec = ofpbuf_at_assert(msg, section_ofs, sizeof *sec);
+    sec->n_entries = htonl(n_entries);
+    sec->flags = continues ? OKO_SECTION_CONTINUES : 0;
+    size_t bytes = msg->size - section_ofs - sizeof *sec;
+    ofpbuf_put_zeros(msg, ROUND_UP(bytes, 8) - bytes);
+}
+
+static size_t
+start_section(struct ofpbuf *msg, const struct oko_map_contents *m)
+{
+    size_t ofs = msg->size;
+    struct oko_map_section *sec = ofpbuf_put_zeros(msg, sizeof *sec);
+    sec->map_index = m->map_index;
+    sec->map_type = m->map_type;
+    sec->key_size = htons(m->key_size);
+    sec->value_size = htons(m->value_size);
+    struct oko_send_maps *sm = fragment_header(msg);
+    sm->n_sections = htons(ntohs(sm->n_sections) + 1);
+    return ofs;
+}
+
+void
+oko_encode_send_maps(enum ofp_version version, const struct oko_send_maps_event *event,
+                     const struct oko_map_contents *maps, size_t n, size_t max_len,
+                     struct ovs_list *fragments)
+{
+    uint16_t fragment = 0;
+    struct ofpbuf *msg = start_fragment(version, event, fragment++, fragments);
+
+    for (size_t i = 0; i < n; i++) {
+        const struct oko_map_contents *m = &maps[i];
+        size_t entry = m->key_size + m->value_size;
+        if (msg->size + sizeof(struct oko_map_section) + ROUND_UP(entry, 8) > max_len) {
+            ofpmsg_update_length(msg);
+            msg = start_fragment(version, event, fragment++, fragments);
+        }
+        size_t section_ofs = start_section(msg, m);
+        uint32_t in_section = 0;
+        for (uint32_t e = 0; e < m->n_entries; e++) {
+            if (msg->size + entry + 7 > max_len) {     /* entry + worst padding */
+                /* Full: this map continues in the next fragment. */
+                end_section(msg, section_ofs, in_section, true);
+                ofpmsg_update_length(msg);
+                msg = start_fragment(version, event, fragment++, fragments);
+                section_ofs = start_section(msg, m);
+                in_section = 0;
+            }
+            ofpbuf_put(msg, m->entries + e * entry, entry);
+            in_section++;
+        }
+        end_section(msg, section_ofs, in_section, false);
+    }
+    fragment_header(msg)->flags = OKO_SEND_MAPS_LAST;
+    ofpmsg_update_length(msg);
+}
+
+enum ofperr
+oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb, void *aux)
+{
+    enum ofpraw raw;
+    struct ofpbuf b = ofpbuf_const_initializer(oh, ntohs(oh->length));
+    unsigned int n_sections;
+
+    raw = ofpraw_pull_assert(&b);
+    if (raw == OFPRAW_OKOT_SEND_MAPS) {
+        const struct oko_send_maps *sm = ofpbuf_pull(&b, sizeof *sm);
+        n_sections = ntohs(sm->n_sections);
+    } else if (raw == OFPRAW_OKOST_DUMP_MAPS_REPLY) {
+        const struct oko_dump_maps_reply *dr = ofpbuf_pull(&b, sizeof *dr);
+        n_sections = ntohs(dr->n_sections);
+    } else {
+        return OFPERR_OFPBRC_BAD_TYPE;
+    }
+    struct ofpbuf check = b;
+    enum ofperr error = decode_sections(&check, n_sections, NULL, NULL);
+    if (error) {
+        return error;
+    }
+    for (unsigned int i = 0; i < n_sections; i++) {
+        const struct oko_map_section *sec = ofpbuf_pull(&b, sizeof *sec);
+        struct oko_map_contents m = {
+            .map_index = sec->map_index, .map_type = sec->map_type,
+            .key_size = ntohs(sec->key_size), .value_size = ntohs(sec->value_size),
+            .n_entries = ntohl(sec->n_entries), .entries = b.data,
+        };
+        cb(&m, sec->flags & OKO_SECTION_CONTINUES, aux);
+        ofpbuf_pull(&b, ROUND_UP((size_t) m.n_entries * (m.key_size + m.value_size), 8));
+    }
+    return 0;
+}
+
 /* ---- Encoders ---- */
 
 static struct ofpbuf *

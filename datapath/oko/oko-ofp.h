@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include "openvswitch/ofp-errors.h"
 #include "openvswitch/ofp-msgs.h"
+#include "openvswitch/list.h"
 
 struct ds;
 struct ofpbuf;
@@ -91,6 +92,39 @@ enum ofperr oko_decode_filter_prog_oxm(const void *oxm, size_t size, uint32_t *p
 void oko_put_filter_prog_oxm(struct ofpbuf *b, uint32_t prog_id);
 enum ofperr oko_decode_send_maps_action(const void *action, size_t size, uint64_t *map_mask);
 void oko_put_send_maps_action(struct ofpbuf *b, uint64_t map_mask);
+
+/* The contents of one map as they travel in map sections
+ * (docs/protocol.md 5.4): 'n_entries' x (key, value), packed. */
+struct oko_map_contents {
+    uint8_t map_index;
+    uint8_t map_type;
+    uint16_t key_size, value_size;
+    uint32_t n_entries;
+    const uint8_t *entries;
+};
+
+/* One SEND_MAPS event (docs/protocol.md 5.6). */
+struct oko_send_maps_event {
+    uint32_t prog_id;
+    uint32_t event_id;
+    uint64_t cookie;
+    uint8_t table_id;
+    uint32_t suppressed;
+};
+
+/* Encodes 'event' with the 'n' maps of 'maps' (in increasing map index)
+ * as SEND_MAPS fragments of at most 'max_len' bytes (65535 on a switch;
+ * smaller in tests), appended to 'fragments'.  A map that does not fit a
+ * fragment continues in the next one; an entry is never split.  'max_len'
+ * must hold at least the fixed part, one section header and one entry. */
+void oko_encode_send_maps(enum ofp_version, const struct oko_send_maps_event *event,
+                          const struct oko_map_contents *maps, size_t n, size_t max_len,
+                          struct ovs_list *fragments);
+
+/* Calls 'cb' for each section of the SEND_MAPS or DUMP_MAPS reply 'oh'
+ * (already checked by oko_ofp_print()'s decoder).  Returns 0 or an error. */
+typedef void oko_section_cb(const struct oko_map_contents *, bool continues, void *aux);
+enum ofperr oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb, void *aux);
 
 /* An OFPT_ERROR for 'request' with 'error' (an OFPERR_OKO_* code) and
  * 'text' as its data, as docs/protocol.md section 7 specifies. */

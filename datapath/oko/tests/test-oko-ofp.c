@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte-order.h"
+#include "oko/oko-ofp-msgs.h"
 #include "oko/oko-ofp.h"
 #include "openflow/openflow.h"
 #include "openvswitch/dynamic-string.h"
@@ -74,6 +76,8 @@ read_vector(const char *path, struct vector *v)
     fclose(f);
     return true;
 }
+
+static struct ofpbuf *reencode_send_maps(const struct ofp_header *);
 
 /* Decodes 'oh' as an Oko message; returns 0 if it is a well-formed one.
  * Sets '*reencoded' to OVS's encoding of the decoded value, if it has one. */
@@ -125,11 +129,127 @@ check_message(const struct ofp_header *oh, size_t size, struct ofpbuf **reencode
         ovs_assert(!oko_decode_dump_maps_request(oh, &m, NULL));
         *reencoded = oko_encode_dump_maps_request(oh->version, m.prog_id, m.map_mask);
     }
+    if (type == OFPTYPE_OKO_SEND_MAPS) {
+        *reencoded = reencode_send_maps(oh);
+    }
     if (*reencoded) {
         struct ofp_header *new = (*reencoded)->data;
         new->xid = oh->xid;
     }
     return 0;
+}
+
+/* Sections collected from messages, for re-encoding and reassembly. */
+struct collected {
+    struct oko_map_contents maps[64];
+    struct ofpbuf data[64];
+    size_t n;
+    bool continues_seen;
+};
+
+static void
+collect(const struct oko_map_contents *m, bool continues, void *aux)
+{
+    struct collected *c = aux;
+    /* A section continuing the previous one (same map) is appended to it. */
+    struct oko_map_contents *last = c->n ? &c->maps[c->n - 1] : NULL;
+    if (!last || last->map_index != m->map_index || !c->continues_seen) {
+        ovs_assert(c->n < ARRAY_SIZE(c->maps));
+        last = &c->maps[c->n];
+        *last = *m;
+        last->n_entries = 0;
+        ofpbuf_init(&c->data[c->n], 64);
+        c->n++;
+    }
+    ofpbuf_put(&c->data[c->n - 1], m->entries,
+               (size_t) m->n_entries * (m->key_size + m->value_size));
+    last->n_entries += m->n_entries;
+    last->entries = c->data[c->n - 1].data;
+    c->continues_seen = continues;
+}
+
+static void
+collected_destroy(struct collected *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        ofpbuf_uninit(&c->data[i]);
+    }
+}
+
+/* A one-fragment SEND_MAPS re-encoded from its sections. */
+static struct ofpbuf *
+reencode_send_maps(const struct ofp_header *oh)
+{
+    struct ofpbuf b = ofpbuf_const_initializer(oh, ntohs(oh->length));
+    ofpraw_pull_assert(&b);
+    const struct oko_send_maps *sm = b.data;
+    if (sm->fragment || !(sm->flags & OKO_SEND_MAPS_LAST)) {
+        return NULL;                        /* part of a longer event */
+    }
+    struct oko_send_maps_event event = {
+        .prog_id = ntohl(sm->prog_id), .event_id = ntohl(sm->event_id),
+        .cookie = ntohll(sm->cookie), .table_id = sm->table_id,
+        .suppressed = ntohl(sm->suppressed),
+    };
+    struct collected c = { .n = 0 };
+    ovs_assert(!oko_for_each_section(oh, collect, &c));
+    struct ovs_list fragments = OVS_LIST_INITIALIZER(&fragments);
+    oko_encode_send_maps(oh->version, &event, c.maps, c.n, UINT16_MAX, &fragments);
+    collected_destroy(&c);
+    ovs_assert(ovs_list_size(&fragments) == 1);
+    return CONTAINER_OF(ovs_list_front(&fragments), struct ofpbuf, list_node);
+}
+
+/* An event too large for one fragment: every fragment is well-formed and
+ * at most 'max_len' bytes, only the last is LAST, and the sections add up
+ * to the maps encoded. */
+static bool
+check_fragmentation(size_t max_len)
+{
+    enum { N_ENTRIES = 100, KEY = 12, VALUE = 8 };
+    static uint8_t entries[N_ENTRIES * (KEY + VALUE)];
+    for (size_t i = 0; i < sizeof entries; i++) {
+        entries[i] = i * 7 + 3;
+    }
+    struct oko_map_contents maps[] = {
+        { 0, 1, KEY, VALUE, N_ENTRIES, entries },
+        { 1, 2, 4, 4, 0, NULL },
+        { 5, 3, KEY, VALUE, 37, entries },
+    };
+    struct oko_send_maps_event event = { 9, 41, 0xc0ffee, 2, 3 };
+    struct ovs_list fragments = OVS_LIST_INITIALIZER(&fragments);
+    oko_encode_send_maps(OFP13_VERSION, &event, maps, ARRAY_SIZE(maps), max_len, &fragments);
+
+    struct collected c = { .n = 0 };
+    struct ofpbuf *msg;
+    size_t n = 0, n_last = 0;
+    bool ok = true, last_is_last = false;
+    LIST_FOR_EACH (msg, list_node, &fragments) {
+        const struct ofp_header *oh = msg->data;
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ok &= msg->size <= max_len && ntohs(oh->length) == msg->size;
+        ok &= !oko_ofp_print(&s, oh, OFPTYPE_OKO_SEND_MAPS, 1);
+        ds_destroy(&s);
+        const struct oko_send_maps *sm = ofpbuf_at_assert(msg, 16, sizeof *sm);
+        ok &= ntohs(sm->fragment) == n && ntohl(sm->event_id) == 41;
+        n_last += (sm->flags & OKO_SEND_MAPS_LAST) != 0;
+        last_is_last = (sm->flags & OKO_SEND_MAPS_LAST) != 0;
+        ok &= !oko_for_each_section(oh, collect, &c);
+        n++;
+    }
+    ok &= n_last == 1 && last_is_last;
+    ok &= c.n == ARRAY_SIZE(maps);
+    for (size_t i = 0; ok && i < c.n; i++) {
+        size_t bytes = (size_t) maps[i].n_entries * (maps[i].key_size + maps[i].value_size);
+        ok &= c.maps[i].map_index == maps[i].map_index
+              && c.maps[i].n_entries == maps[i].n_entries
+              && (!bytes || !memcmp(c.maps[i].entries, maps[i].entries, bytes));
+    }
+    collected_destroy(&c);
+    ofpbuf_list_delete(&fragments);
+    printf("fragmentation at %"PRIuSIZE" bytes: %"PRIuSIZE" fragments, %s\n", max_len, n,
+           ok ? "pass" : "FAIL");
+    return ok;
 }
 
 static int
@@ -224,5 +344,6 @@ main(int argc, char *argv[])
     }
     printf("vectors: %d pass (%d re-encoded byte for byte), %d fail, %d not messages\n",
            passed, byte_exact, failed, not_message);
-    return failed ? 1 : 0;
+    bool fragments_ok = check_fragmentation(200) & check_fragmentation(UINT16_MAX);
+    return failed || !fragments_ok ? 1 : 0;
 }
