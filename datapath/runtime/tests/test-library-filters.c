@@ -139,12 +139,102 @@ test_conntrack_established(void)
     }
 }
 
+/* Ethernet + IPv4 (+ 8 bytes of UDP) from 'src'. */
+static size_t
+udp_from(uint8_t *p, uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+    memset(p, 0, 64);
+    p[12] = 0x08;
+    p[14] = 0x45;
+    p[23] = 17;
+    p[26] = a; p[27] = b; p[28] = c; p[29] = d;
+    p[30] = 192; p[31] = 168; p[33] = 1;
+    return 42;
+}
+
+static void
+test_blocklist(void)
+{
+    for (const struct engine *e = engines; e->name; e++) {
+        struct oko_filter *f = load("blocklist.o");
+        uint8_t pkt[64];
+        size_t len = udp_from(pkt, 10, 1, 2, 3);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                    /* empty list */
+        struct { uint32_t plen; uint8_t addr[4]; } ten = { 8, { 10, 0, 0, 0 } };
+        uint64_t zero = 0;
+        CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &ten, &zero, 0), 0);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);                    /* 10.1.2.3 in 10/8 */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);
+        udp_from(pkt, 11, 0, 0, 1);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
+        CU_ASSERT_EQUAL(e->run(f, pkt, 20), 0);                     /* truncated */
+        udp_from(pkt, 10, 9, 9, 9);
+        pkt[12] = 0x86; pkt[13] = 0xdd;                             /* IPv6: not handled */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
+        oko_epoch_enter();
+        const uint64_t *count = oko_map_lookup(f->maps[0], &ten);
+        CU_ASSERT(count && *count == 2);
+        oko_epoch_exit();
+        oko_filter_destroy(f);
+    }
+}
+
+static void
+test_heavy_hitter(void)
+{
+    for (const struct engine *e = engines; e->name; e++) {
+        struct oko_filter *f = load("heavy-hitter.o");
+        uint32_t zero = 0;
+        uint64_t threshold = 5;
+        CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &zero, &threshold, 0), 0);
+        uint8_t pkt[64];
+        size_t len = udp_from(pkt, 10, 0, 0, 1);
+        for (int i = 1; i <= 5; i++) {
+            CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                /* up to the threshold */
+        }
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);                    /* the 6th is over */
+        udp_from(pkt, 10, 0, 0, 2);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                    /* another source */
+        uint8_t src[4] = { 10, 0, 0, 1 };
+        CU_ASSERT(oko_map_query(f->maps[1], src) >= 6);
+        oko_map_clear(f->maps[1]);                                  /* a new interval */
+        udp_from(pkt, 10, 0, 0, 1);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
+        oko_filter_destroy(f);
+    }
+}
+
+static void
+test_rate_limiter(void)
+{
+    for (const struct engine *e = engines; e->name; e++) {
+        struct oko_filter *f = load("rate-limiter.o");
+        uint32_t zero = 0;
+        uint64_t params[2] = { 1, 3 };                              /* 1 packet/s, burst 3 */
+        CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &zero, params, 0), 0);
+        uint8_t pkt[64];
+        size_t len = udp_from(pkt, 10, 0, 0, 1);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                    /* the burst */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);                    /* over the limit */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);
+        udp_from(pkt, 10, 0, 0, 2);
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                    /* its own bucket */
+        CU_ASSERT_EQUAL(oko_map_count(f->maps[1]), 2);
+        oko_filter_destroy(f);
+    }
+}
+
 int
 main(int argc, char *argv[])
 {
     static const struct test_case cases[] = {
         { "p0f_linux_syn", test_p0f_linux_syn },
         { "conntrack_established", test_conntrack_established },
+        { "blocklist", test_blocklist },
+        { "heavy-hitter", test_heavy_hitter },
+        { "rate-limiter", test_rate_limiter },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "library filters", cases);
