@@ -26,7 +26,7 @@ struct bucket {
 };
 
 OKO_MAP(params, OKO_MAP_ARRAY, sizeof(uint32_t), sizeof(struct params), 1);
-OKO_MAP(buckets, OKO_MAP_LRU_HASH, sizeof(uint32_t), sizeof(struct bucket), MAX_SOURCES);
+OKO_MAP(buckets, OKO_MAP_LRU_HASH, 4, sizeof(struct bucket), MAX_SOURCES);
 
 OKO_FILTER uint64_t
 rate_limiter(const void *pkt, uint64_t len)
@@ -43,13 +43,13 @@ rate_limiter(const void *pkt, uint64_t len)
     uint64_t burst = p && p->burst ? p->burst : rate;
     uint64_t capacity = burst * NS_PER_SEC;
 
-    uint32_t src = read_be32(ip + IPV4_SRC);
+    uint8_t src[4] = { ip[IPV4_SRC], ip[IPV4_SRC + 1], ip[IPV4_SRC + 2], ip[IPV4_SRC + 3] };
     uint64_t now = oko_time_ns();
-    struct bucket *b = oko_map_lookup(&buckets, &src);
+    struct bucket *b = oko_map_lookup(&buckets, src);
     if (!b) {
         /* A new source starts with a full bucket, minus this packet. */
         struct bucket fresh = { capacity - NS_PER_SEC, now };
-        oko_map_update(&buckets, &src, &fresh, OKO_UPDATE_ANY);
+        oko_map_update(&buckets, src, &fresh, OKO_UPDATE_ANY);
         return OKO_NO_MATCH;
     }
     uint64_t elapsed = now - b->last_ns;
