@@ -226,6 +226,37 @@ test_rate_limiter(void)
     }
 }
 
+static void
+test_port_scan(void)
+{
+    for (const struct engine *e = engines; e->name; e++) {
+        struct oko_filter *f = load("port-scan.o");
+        uint32_t zero = 0;
+        uint64_t params[2] = { 3, UINT64_C(3600000000000) };       /* 3 ports, 1 h window */
+        CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &zero, params, 0), 0);
+        for (uint16_t port = 1; port <= 3; port++) {
+            struct tcp_packet syn = tcp_packet(client, 40000, server, port, 0x02, 64, 1000,
+                                               NULL, 0);
+            CU_ASSERT_EQUAL(e->run(f, syn.bytes, syn.len), 0);      /* up to 3 ports */
+        }
+        struct tcp_packet syn2 = tcp_packet(client, 40001, server, 2, 0x02, 64, 1000, NULL, 0);
+        CU_ASSERT_EQUAL(e->run(f, syn2.bytes, syn2.len), 0);        /* port 2 again: still 3 */
+        uint8_t pkt[64];
+        size_t len = udp_from(pkt, 10, 0, 0, 1);                    /* client, UDP port 0 */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);                    /* a 4th port: scanner */
+        CU_ASSERT_EQUAL(e->run(f, syn2.bytes, syn2.len), 1);
+        CU_ASSERT_EQUAL(e->run(f, pkt, 40), 0);                     /* UDP header cut */
+        struct tcp_packet ack = tcp_packet(client, 40000, server, 9, 0x10, 64, 1000, NULL, 0);
+        CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 0);          /* not an attempt */
+        static const uint8_t other[4] = { 10, 0, 0, 7 };
+        struct tcp_packet syn3 = tcp_packet(other, 40000, server, 5, 0x02, 64, 1000, NULL, 0);
+        CU_ASSERT_EQUAL(e->run(f, syn3.bytes, syn3.len), 0);        /* another source */
+        CU_ASSERT_EQUAL(e->run(f, syn3.bytes, 40), 0);              /* truncated */
+        CU_ASSERT_EQUAL(oko_map_count(f->maps[1]), 2);
+        oko_filter_destroy(f);
+    }
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -235,6 +266,7 @@ main(int argc, char *argv[])
         { "blocklist", test_blocklist },
         { "heavy-hitter", test_heavy_hitter },
         { "rate-limiter", test_rate_limiter },
+        { "port-scan", test_port_scan },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "library filters", cases);
