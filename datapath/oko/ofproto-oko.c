@@ -318,68 +318,14 @@ handle_map_msg(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *
     return 0;
 }
 
-/* DUMP_MAPS replies under construction. */
-struct dump_ctx {
-    const struct ofp_header *request;
-    uint32_t prog_id;
-    struct ovs_list replies;
-    struct ofpbuf *msg;             /* Current reply. */
-    size_t body_ofs;                /* Its struct oko_dump_maps_reply. */
-    size_t section_ofs;             /* Current section's offset in 'msg'. */
-    uint8_t map_index, map_type;
-    uint16_t key_size, value_size;
-    uint32_t n_entries;             /* In the current section. */
-};
-
-static void
-dump_start_reply(struct dump_ctx *ctx)
-{
-    ctx->msg = ofpraw_alloc_stats_reply(ctx->request, 0);
-    ctx->body_ofs = ctx->msg->size;
-    struct oko_dump_maps_reply *body = ofpbuf_put_zeros(ctx->msg, sizeof *body);
-    body->prog_id = htonl(ctx->prog_id);
-    ovs_list_push_back(&ctx->replies, &ctx->msg->list_node);
-}
-
-static void
-dump_start_section(struct dump_ctx *ctx)
-{
-    ctx->section_ofs = ctx->msg->size;
-    struct oko_map_section *sec = ofpbuf_put_zeros(ctx->msg, sizeof *sec);
-    sec->map_index = ctx->map_index;
-    sec->map_type = ctx->map_type;
-    sec->key_size = htons(ctx->key_size);
-    sec->value_size = htons(ctx->value_size);
-    ctx->n_entries = 0;
-    struct oko_dump_maps_reply *body = ofpbuf_at_assert(ctx->msg, ctx->body_ofs,
-                                                        sizeof *body);
-    body->n_sections = htons(ntohs(body->n_sections) + 1);
-}
-
-static void
-dump_end_section(struct dump_ctx *ctx, bool continues)
-{
-    struct oko_map_section *sec = ofpbuf_at_assert(ctx->msg, ctx->section_ofs, sizeof *sec);
-    sec->n_entries = htonl(ctx->n_entries);
-    sec->flags = continues ? OKO_SECTION_CONTINUES : 0;
-    size_t bytes = ctx->msg->size - ctx->section_ofs - sizeof *sec;
-    ofpbuf_put_zeros(ctx->msg, ROUND_UP(bytes, 8) - bytes);
-}
-
+/* Appends one entry, as it travels on the wire, to the map's buffer. */
 static int
-dump_entry(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
-           void *aux)
+collect_entry(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
+              void *aux)
 {
-    struct dump_ctx *ctx = aux;
-    if (ctx->msg->size + key_size + value_size + 8 > UINT16_MAX) {
-        /* The message is full: the map continues in the next one. */
-        dump_end_section(ctx, true);
-        dump_start_reply(ctx);
-        dump_start_section(ctx);
-    }
-    ofpbuf_put(ctx->msg, key, key_size);
-    ofpbuf_put(ctx->msg, value, value_size);
-    ctx->n_entries++;
+    struct ofpbuf *buf = aux;
+    ofpbuf_put(buf, key, key_size);
+    ofpbuf_put(buf, value, value_size);
     return 0;
 }
 
@@ -407,38 +353,36 @@ handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct of
     }
     uint64_t mask = m.map_mask ? m.map_mask : all;
 
-    struct dump_ctx ctx = { .request = oh, .prog_id = m.prog_id };
-    ovs_list_init(&ctx.replies);
-    dump_start_reply(&ctx);
+    /* Copy each selected map's entries (as the wire carries them), then
+     * pack them into replies. */
+    struct oko_map_contents contents[64];
+    struct ofpbuf bufs[64];
+    size_t n = 0;
     for (size_t i = 0; i < n_maps; i++) {
         if (!(mask & (UINT64_C(1) << i))) {
             continue;
         }
         const struct oko_map_decl *d = &filter->prog.maps[i];
         bool sketch = d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN;
-        ctx.map_index = i;
-        ctx.map_type = d->type;
-        ctx.key_size = sketch || d->type == MAP_ARRAY ? 4 : d->key_size;
-        ctx.value_size = d->type == MAP_BLOOM ? 8 : d->value_size;
-        if (ctx.msg->size + sizeof(struct oko_map_section) + 8 > UINT16_MAX) {
-            dump_start_reply(&ctx);
-        }
-        dump_start_section(&ctx);
+        ofpbuf_init(&bufs[n], 0);
         oko_epoch_enter();
-        oko_map_foreach(filter->maps[i], dump_entry, &ctx);
+        oko_map_foreach(filter->maps[i], collect_entry, &bufs[n]);
         oko_epoch_exit();
-        dump_end_section(&ctx, false);
+        struct oko_map_contents *c = &contents[n];
+        c->map_index = i;
+        c->map_type = d->type;
+        c->key_size = sketch || d->type == MAP_ARRAY ? 4 : d->key_size;
+        c->value_size = d->type == MAP_BLOOM ? 8 : d->value_size;
+        c->n_entries = bufs[n].size / (c->key_size + c->value_size);
+        c->entries = bufs[n].data;
+        n++;
     }
-    struct ofpbuf *msg;
-    LIST_FOR_EACH (msg, list_node, &ctx.replies) {
-        ofpmsg_update_length(msg);
-        if (msg->list_node.next != &ctx.replies) {
-            /* mp_flags: offset 10 of an OpenFlow 1.1+ multipart reply. */
-            ovs_be16 *flags = ofpbuf_at_assert(msg, 10, sizeof *flags);
-            *flags |= htons(OFPSF_REPLY_MORE);
-        }
+    struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
+    oko_encode_dump_maps_replies(oh, m.prog_id, contents, n, &replies);
+    for (size_t i = 0; i < n; i++) {
+        ofpbuf_uninit(&bufs[i]);
     }
-    ofconn_send_replies(ofconn, &ctx.replies);
+    ofconn_send_replies(ofconn, &replies);
     return 0;
 }
 

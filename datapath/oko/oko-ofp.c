@@ -361,29 +361,32 @@ oko_put_send_maps_action(struct ofpbuf *b, uint64_t map_mask)
     a->map_mask = htonll(map_mask);
 }
 
-/* ---- SEND_MAPS events ---- */
+/* ---- Map sections: SEND_MAPS events and DUMP_MAPS replies ---- */
 
-static struct ofpbuf *
-start_fragment(enum ofp_version version, const struct oko_send_maps_event *event,
-               uint16_t fragment, struct ovs_list *fragments)
-{
-    struct ofpbuf *msg = ofpraw_alloc_xid(OFPRAW_OKOT_SEND_MAPS, version, htonl(0), 0);
-    struct oko_send_maps *sm = ofpbuf_put_zeros(msg, sizeof *sm);
-    sm->prog_id = htonl(event->prog_id);
-    sm->event_id = htonl(event->event_id);
-    sm->cookie = htonll(event->cookie);
-    sm->table_id = event->table_id;
-    sm->fragment = htons(fragment);
-    sm->suppressed = htonl(event->suppressed);
-    ovs_list_push_back(fragments, &msg->list_node);
-    return msg;
-}
+/* Starts the next message of a sequence and returns it, with its fixed body
+ * (whose be16 n_sections is at the packer's 'n_sections_ofs') in place. */
+typedef struct ofpbuf *start_msg_fn(void *aux);
 
-static struct oko_send_maps *
-fragment_header(struct ofpbuf *msg)
+struct section_packer {
+    start_msg_fn *start;
+    void *aux;
+    size_t n_sections_ofs;
+    size_t max_len;
+};
+
+static size_t
+start_section(const struct section_packer *p, struct ofpbuf *msg,
+              const struct oko_map_contents *m)
 {
-    /* The body follows the 16-byte experimenter header. */
-    return ofpbuf_at_assert(msg, 16, sizeof(struct oko_send_maps));
+    size_t ofs = msg->size;
+    struct oko_map_section *sec = ofpbuf_put_zeros(msg, sizeof *sec);
+    sec->map_index = m->map_index;
+    sec->map_type = m->map_type;
+    sec->key_size = htons(m->key_size);
+    sec->value_size = htons(m->value_size);
+    ovs_be16 *n_sections = ofpbuf_at_assert(msg, p->n_sections_ofs, sizeof *n_sections);
+    *n_sections = htons(ntohs(*n_sections) + 1);
+    return ofs;
 }
 
 static void
@@ -396,44 +399,30 @@ end_section(struct ofpbuf *msg, size_t section_ofs, uint32_t n_entries, bool con
     ofpbuf_put_zeros(msg, ROUND_UP(bytes, 8) - bytes);
 }
 
-static size_t
-start_section(struct ofpbuf *msg, const struct oko_map_contents *m)
+/* Puts the 'n' maps into sections of messages of at most 'max_len' bytes,
+ * starting a new message (p->start) whenever the current one is full: a
+ * map that does not fit continues in the next message, an entry is never
+ * split (docs/protocol.md 5.4). */
+static void
+pack_sections(const struct section_packer *p, const struct oko_map_contents *maps, size_t n)
 {
-    size_t ofs = msg->size;
-    struct oko_map_section *sec = ofpbuf_put_zeros(msg, sizeof *sec);
-    sec->map_index = m->map_index;
-    sec->map_type = m->map_type;
-    sec->key_size = htons(m->key_size);
-    sec->value_size = htons(m->value_size);
-    struct oko_send_maps *sm = fragment_header(msg);
-    sm->n_sections = htons(ntohs(sm->n_sections) + 1);
-    return ofs;
-}
-
-void
-oko_encode_send_maps(enum ofp_version version, const struct oko_send_maps_event *event,
-                     const struct oko_map_contents *maps, size_t n, size_t max_len,
-                     struct ovs_list *fragments)
-{
-    uint16_t fragment = 0;
-    struct ofpbuf *msg = start_fragment(version, event, fragment++, fragments);
+    struct ofpbuf *msg = p->start(p->aux);
 
     for (size_t i = 0; i < n; i++) {
         const struct oko_map_contents *m = &maps[i];
         size_t entry = m->key_size + m->value_size;
-        if (msg->size + sizeof(struct oko_map_section) + ROUND_UP(entry, 8) > max_len) {
+        if (msg->size + sizeof(struct oko_map_section) + ROUND_UP(entry, 8) > p->max_len) {
             ofpmsg_update_length(msg);
-            msg = start_fragment(version, event, fragment++, fragments);
+            msg = p->start(p->aux);
         }
-        size_t section_ofs = start_section(msg, m);
+        size_t section_ofs = start_section(p, msg, m);
         uint32_t in_section = 0;
         for (uint32_t e = 0; e < m->n_entries; e++) {
-            if (msg->size + entry + 7 > max_len) {     /* entry + worst padding */
-                /* Full: this map continues in the next fragment. */
+            if (msg->size + entry + 7 > p->max_len) {   /* entry + worst padding */
                 end_section(msg, section_ofs, in_section, true);
                 ofpmsg_update_length(msg);
-                msg = start_fragment(version, event, fragment++, fragments);
-                section_ofs = start_section(msg, m);
+                msg = p->start(p->aux);
+                section_ofs = start_section(p, msg, m);
                 in_section = 0;
             }
             ofpbuf_put(msg, m->entries + e * entry, entry);
@@ -441,8 +430,91 @@ oko_encode_send_maps(enum ofp_version version, const struct oko_send_maps_event 
         }
         end_section(msg, section_ofs, in_section, false);
     }
-    fragment_header(msg)->flags = OKO_SEND_MAPS_LAST;
     ofpmsg_update_length(msg);
+}
+
+/* Offset of a message's body after its experimenter header. */
+#define SEND_MAPS_BODY_OFS 16           /* ofp_header, experimenter, exp_type */
+#define DUMP_MAPS_BODY_OFS 24           /* ofp11_stats_msg, experimenter, exp_type */
+
+struct send_maps_ctx {
+    enum ofp_version version;
+    const struct oko_send_maps_event *event;
+    uint16_t fragment;
+    struct ovs_list *fragments;
+};
+
+static struct ofpbuf *
+start_fragment(void *ctx_)
+{
+    struct send_maps_ctx *ctx = ctx_;
+    const struct oko_send_maps_event *event = ctx->event;
+    struct ofpbuf *msg = ofpraw_alloc_xid(OFPRAW_OKOT_SEND_MAPS, ctx->version, htonl(0), 0);
+    struct oko_send_maps *sm = ofpbuf_put_zeros(msg, sizeof *sm);
+    sm->prog_id = htonl(event->prog_id);
+    sm->event_id = htonl(event->event_id);
+    sm->cookie = htonll(event->cookie);
+    sm->table_id = event->table_id;
+    sm->fragment = htons(ctx->fragment++);
+    sm->suppressed = htonl(event->suppressed);
+    ovs_list_push_back(ctx->fragments, &msg->list_node);
+    return msg;
+}
+
+void
+oko_encode_send_maps(enum ofp_version version, const struct oko_send_maps_event *event,
+                     const struct oko_map_contents *maps, size_t n, size_t max_len,
+                     struct ovs_list *fragments)
+{
+    struct send_maps_ctx ctx = { version, event, 0, fragments };
+    struct section_packer p = {
+        start_fragment, &ctx,
+        SEND_MAPS_BODY_OFS + offsetof(struct oko_send_maps, n_sections), max_len,
+    };
+    pack_sections(&p, maps, n);
+
+    struct ofpbuf *last = CONTAINER_OF(ovs_list_back(fragments), struct ofpbuf, list_node);
+    struct oko_send_maps *sm = ofpbuf_at_assert(last, SEND_MAPS_BODY_OFS, sizeof *sm);
+    sm->flags = OKO_SEND_MAPS_LAST;
+}
+
+struct dump_ctx {
+    const struct ofp_header *request;
+    uint32_t prog_id;
+    struct ovs_list *replies;
+};
+
+static struct ofpbuf *
+start_dump_reply(void *ctx_)
+{
+    struct dump_ctx *ctx = ctx_;
+    struct ofpbuf *msg = ofpraw_alloc_stats_reply(ctx->request, 0);
+    struct oko_dump_maps_reply *body = ofpbuf_put_zeros(msg, sizeof *body);
+    body->prog_id = htonl(ctx->prog_id);
+    ovs_list_push_back(ctx->replies, &msg->list_node);
+    return msg;
+}
+
+void
+oko_encode_dump_maps_replies(const struct ofp_header *request, uint32_t prog_id,
+                             const struct oko_map_contents *maps, size_t n,
+                             struct ovs_list *replies)
+{
+    struct dump_ctx ctx = { request, prog_id, replies };
+    struct section_packer p = {
+        start_dump_reply, &ctx,
+        DUMP_MAPS_BODY_OFS + offsetof(struct oko_dump_maps_reply, n_sections), UINT16_MAX,
+    };
+    pack_sections(&p, maps, n);
+
+    struct ofpbuf *msg;
+    LIST_FOR_EACH (msg, list_node, replies) {
+        if (msg->list_node.next != replies) {
+            /* mp_flags: offset 10 of an OpenFlow 1.1+ multipart reply. */
+            ovs_be16 *flags = ofpbuf_at_assert(msg, 10, sizeof *flags);
+            *flags |= htons(OFPSF_REPLY_MORE);
+        }
+    }
 }
 
 enum ofperr

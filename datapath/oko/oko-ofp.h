@@ -121,6 +121,13 @@ void oko_encode_send_maps(enum ofp_version, const struct oko_send_maps_event *ev
                           const struct oko_map_contents *maps, size_t n, size_t max_len,
                           struct ovs_list *fragments);
 
+/* Encodes the DUMP_MAPS replies to 'request' for program 'prog_id' with
+ * the 'n' maps of 'maps' (in increasing map index), appended to 'replies':
+ * each reply at most 65535 bytes, OFPSF_REPLY_MORE on all but the last. */
+void oko_encode_dump_maps_replies(const struct ofp_header *request, uint32_t prog_id,
+                                  const struct oko_map_contents *maps, size_t n,
+                                  struct ovs_list *replies);
+
 /* Calls 'cb' for each section of the SEND_MAPS or DUMP_MAPS reply 'oh'
  * (already checked by oko_ofp_print()'s decoder).  Returns 0 or an error. */
 typedef void oko_section_cb(const struct oko_map_contents *, bool continues, void *aux);
