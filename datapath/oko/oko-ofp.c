@@ -898,6 +898,13 @@ oko_ofctl_build_request(int argc, char *argv[], enum ofp_version version,
             key_size = k;
             value_size = v;
         }
+        size_t msg_len = 16 + sizeof(struct oko_map_msg) + entries.size;
+        if (msg_len > UINT16_MAX) {
+            ofpbuf_uninit(&entries);
+            return xasprintf("%s: %d entries make a %"PRIuSIZE"-byte message; an OpenFlow "
+                             "message is at most 65535 bytes (give fewer entries per command)",
+                             cmd, argc - 4, msg_len);
+        }
         *request = oko_encode_map_msg(version, is_delete, prog_id, map, 0, key_size,
                                       value_size, argc - 4, entries.data);
         ofpbuf_uninit(&entries);
