@@ -73,15 +73,6 @@ hammer(void *w_)
     return NULL;
 }
 
-static int
-count_entries(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
-              void *aux)
-{
-    (void) key; (void) key_size; (void) value; (void) value_size;
-    ++*(int *) aux;
-    return 0;
-}
-
 static void
 run_hammer(uint32_t type, uint32_t max_entries)
 {

@@ -35,15 +35,6 @@ get_u64(struct oko_map *m, const void *key)
     return v ? *v : UINT64_MAX;
 }
 
-static int
-count_entries(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
-              void *aux)
-{
-    (void) key; (void) key_size; (void) value; (void) value_size;
-    ++*(int *) aux;
-    return 0;
-}
-
 static void
 test_hash(void)
 {

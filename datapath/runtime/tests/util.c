@@ -22,6 +22,15 @@ read_prog_file(const char *name, size_t *size)
     return data;
 }
 
+int
+count_entries(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
+              void *aux)
+{
+    (void) key; (void) key_size; (void) value; (void) value_size;
+    ++*(int *) aux;
+    return 0;
+}
+
 const char *
 progs_directory(void)
 {
