@@ -37,6 +37,13 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-ofp.c \
 	lib/oko/oko-ofp.h
 
+# Loaded program instances (run with statistics) and filter-program chains:
+# used by translation (ofproto) and by the datapath's caches.
+lib_libopenvswitch_la_SOURCES += \
+	lib/oko/oko-chain.h \
+	lib/oko/oko-instance.c \
+	lib/oko/oko-instance.h
+
 # A bridge's programs and maps (OpenFlow handlers), in libofproto.
 ofproto_libofproto_la_CPPFLAGS += -I $(top_srcdir)/ofproto
 ofproto_libofproto_la_SOURCES += \

@@ -23,11 +23,16 @@
 #include "cmap.h"
 #include "connmgr.h"
 #include "hash.h"
+#include "dp-packet.h"
 #include "oko-filter.h"
+#include "oko/oko-chain.h"
+#include "oko/oko-instance.h"
 #include "oko/oko-ofp-msgs.h"
 #include "oko/oko-ofp.h"
 #include "ofproto-provider.h"
 #include "openvswitch/dynamic-string.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/ofp-flow.h"
 #include "openvswitch/list.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/vlog.h"
@@ -38,14 +43,23 @@
 
 VLOG_DEFINE_THIS_MODULE(ofproto_oko);
 
-/* A loaded program.  Datapath threads reach 'filter' through RCU: a
- * replacement publishes the new filter and frees the old one after a grace
- * period, so no packet sees a half-replaced program. */
+/* A loaded program.  Translation threads reach 'inst' through RCU: a
+ * replacement publishes the new instance and drops the table's reference to
+ * the old one, which is freed when no cached flow refers to it and a grace
+ * period has passed, so no packet sees a half-replaced program. */
 struct oko_prog {
     struct cmap_node node;          /* In oko_ofproto's 'progs'. */
     uint32_t id;
-    OVSRCU_TYPE(struct oko_filter *) filter;
-    unsigned int n_rules;           /* Rules naming the program. */
+    OVSRCU_TYPE(struct oko_instance *) inst;
+};
+
+/* How many rules name a program id (whether or not it is loaded: a forced
+ * unload leaves rules behind, and they count again when the id is loaded
+ * again). */
+struct oko_rule_count {
+    struct hmap_node node;          /* In oko_ofproto's 'rule_counts'. */
+    uint32_t id;
+    unsigned int n;
 };
 
 struct oko_ofproto {
@@ -53,6 +67,8 @@ struct oko_ofproto {
     struct ofproto *ofproto;
     struct cmap progs;              /* Contains "struct oko_prog"s, by id. */
     size_t n_progs;
+    struct hmap rule_counts;        /* Contains "struct oko_rule_count"s. */
+    char *error_text;               /* Why the last flow mod was refused. */
 };
 
 /* Every bridge that has had a program, for oko/show. */
@@ -65,6 +81,7 @@ oko_ofproto_get(struct ofproto *ofproto)
         ofproto->oko = xzalloc(sizeof *ofproto->oko);
         ofproto->oko->ofproto = ofproto;
         cmap_init(&ofproto->oko->progs);
+        hmap_init(&ofproto->oko->rule_counts);
         ovs_list_push_back(&all_okos, &ofproto->oko->list_node);
     }
     return ofproto->oko;
@@ -83,23 +100,53 @@ prog_find(const struct oko_ofproto *oko, uint32_t id)
     return NULL;
 }
 
+static struct oko_instance *
+prog_inst(const struct oko_prog *prog)
+{
+    return ovsrcu_get(struct oko_instance *, &prog->inst);
+}
+
 static struct oko_filter *
 prog_filter(const struct oko_prog *prog)
 {
-    return ovsrcu_get(struct oko_filter *, &prog->filter);
-}
-
-static void
-filter_destroy_cb(struct oko_filter *filter)
-{
-    oko_filter_destroy(filter);
+    return prog_inst(prog)->filter;
 }
 
 static void
 prog_destroy_cb(struct oko_prog *prog)
 {
-    oko_filter_destroy(ovsrcu_get_protected(struct oko_filter *, &prog->filter));
+    oko_instance_unref(ovsrcu_get_protected(struct oko_instance *, &prog->inst));
     free(prog);
+}
+
+static struct oko_rule_count *
+rule_count_find(const struct oko_ofproto *oko, uint32_t id)
+{
+    struct oko_rule_count *rc;
+
+    HMAP_FOR_EACH_WITH_HASH (rc, node, hash_int(id, 0), &oko->rule_counts) {
+        if (rc->id == id) {
+            return rc;
+        }
+    }
+    return NULL;
+}
+
+static unsigned int
+rules_naming(const struct oko_ofproto *oko, uint32_t id)
+{
+    const struct oko_rule_count *rc = rule_count_find(oko, id);
+    return rc ? rc->n : 0;
+}
+
+/* Cached translations that ran a program may now be wrong: have the
+ * revalidators look at every datapath flow. */
+static void
+translations_changed(struct ofproto *ofproto)
+{
+    ovs_mutex_lock(&ofproto_mutex);
+    ofproto->ofproto_class->set_tables_version(ofproto, ofproto->tables_version);
+    ovs_mutex_unlock(&ofproto_mutex);
 }
 
 /* Sends Oko error 'error' with the text in 'why' in reply to 'oh'. */
@@ -159,17 +206,19 @@ handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds
                 : OFPERR_OKO_RESOURCES);
     }
 
+    struct oko_instance *inst = oko_instance_create(filter, m.prog_id);
     if (prog) {
-        struct oko_filter *old = prog_filter(prog);
-        ovsrcu_set(&prog->filter, filter);
-        ovsrcu_postpone(filter_destroy_cb, old);
+        struct oko_instance *old = prog_inst(prog);
+        ovsrcu_set(&prog->inst, inst);
+        oko_instance_unref(old);
     } else {
         prog = xzalloc(sizeof *prog);
         prog->id = m.prog_id;
-        ovsrcu_set_hidden(&prog->filter, filter);
+        ovsrcu_set_hidden(&prog->inst, inst);
         cmap_insert(&oko->progs, &prog->node, hash_int(prog->id, 0));
         oko->n_progs++;
     }
+    translations_changed(ofproto);
     VLOG_INFO("%s: %s program %"PRIu32" (%"PRIuSIZE" instructions, %"PRIuSIZE" maps, "
               "%s)", ofproto->name, opts.keep_maps_from ? "replaced, keeping maps,"
               : m.flags & OKO_LOAD_REPLACE ? "loaded or replaced" : "loaded",
@@ -192,13 +241,17 @@ handle_unload_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct 
         ds_put_format(why, "program %"PRIu32" is not loaded", m.prog_id);
         return OFPERR_OKO_UNKNOWN_PROG;
     }
-    if (prog->n_rules && !(m.flags & OKO_UNLOAD_FORCE)) {
-        ds_put_format(why, "program %"PRIu32" is used by %u rules", m.prog_id, prog->n_rules);
+    unsigned int n_rules = rules_naming(oko, m.prog_id);
+    if (n_rules && !(m.flags & OKO_UNLOAD_FORCE)) {
+        ds_put_format(why, "program %"PRIu32" is used by %u rules (unload it with force "
+                      "to unload it anyway: those rules then match no packet)",
+                      m.prog_id, n_rules);
         return OFPERR_OKO_PROG_IN_USE;
     }
     cmap_remove(&oko->progs, &prog->node, hash_int(prog->id, 0));
     oko->n_progs--;
     ovsrcu_postpone(prog_destroy_cb, prog);
+    translations_changed(ofproto);
     VLOG_INFO("%s: unloaded program %"PRIu32, ofproto->name, m.prog_id);
     return 0;
 }
@@ -428,6 +481,12 @@ ofproto_oko_destroy(struct ofproto *ofproto)
         ovsrcu_postpone(prog_destroy_cb, prog);
     }
     cmap_destroy(&oko->progs);
+    struct oko_rule_count *rc;
+    HMAP_FOR_EACH_POP (rc, node, &oko->rule_counts) {
+        free(rc);
+    }
+    hmap_destroy(&oko->rule_counts);
+    free(oko->error_text);
     ovs_list_remove(&oko->list_node);
     free(oko);
     ofproto->oko = NULL;
@@ -467,10 +526,14 @@ oko_show(struct unixctl_conn *conn, int argc, const char *argv[],
         ds_put_format(&s, "%s: %"PRIuSIZE" programs\n", oko->ofproto->name, n);
         for (size_t i = 0; i < n; i++) {
             const struct oko_filter *f = prog_filter(progs[i]);
+            struct oko_instance_totals t;
+            oko_instance_get_totals(prog_inst(progs[i]), &t);
             ds_put_format(&s, "  program %"PRIu32": %"PRIuSIZE" instructions, %s, "
                           "%"PRIuSIZE" maps (%"PRIuSIZE" bytes), used by %u rules\n",
                           progs[i]->id, f->prog.n_insns, f->jit.fn ? "jit" : "interpreter",
-                          f->prog.n_maps, f->memory, progs[i]->n_rules);
+                          f->prog.n_maps, f->memory, rules_naming(oko, progs[i]->id));
+            ds_put_format(&s, "    runs %"PRIu64", matches %"PRIu64", errors %"PRIu64
+                          ", %.1f ns per run\n", t.runs, t.matches, t.errors, t.avg_ns);
             for (size_t m = 0; m < f->prog.n_maps; m++) {
                 const struct oko_map_decl *d = &f->prog.maps[m];
                 ds_put_format(&s, "    map %"PRIuSIZE" '%s': %s, key %"PRIu32", value %"PRIu32
@@ -501,4 +564,94 @@ ofproto_oko_init(void)
         unixctl_command_register("oko/show", "[bridge]", 0, 1, oko_show, NULL);
         ovsthread_once_done(&once);
     }
+}
+
+/* Rules and flow mods. */
+
+enum ofperr
+ofproto_oko_check_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
+{
+    if (!fm->filter_prog) {
+        return 0;
+    }
+    struct oko_ofproto *oko = oko_ofproto_get(ofproto);
+    if (!prog_find(oko, fm->filter_prog)) {
+        free(oko->error_text);
+        oko->error_text = xasprintf("program %"PRIu32" is not loaded", fm->filter_prog);
+        return OFPERR_OKO_UNKNOWN_PROG;
+    }
+    return 0;
+}
+
+void
+ofproto_oko_rule_count(struct ofproto *ofproto, uint32_t prog_id, int delta)
+{
+    struct oko_ofproto *oko = oko_ofproto_get(ofproto);
+    struct oko_rule_count *rc = rule_count_find(oko, prog_id);
+
+    if (!rc) {
+        ovs_assert(delta > 0);
+        rc = xzalloc(sizeof *rc);
+        rc->id = prog_id;
+        hmap_insert(&oko->rule_counts, &rc->node, hash_int(prog_id, 0));
+    }
+    ovs_assert(delta > 0 || rc->n >= -delta);
+    rc->n += delta;
+    if (!rc->n) {
+        hmap_remove(&oko->rule_counts, &rc->node);
+        free(rc);
+    }
+}
+
+struct ofpbuf *
+ofproto_oko_error_reply(struct ofproto *ofproto, enum ofperr error,
+                        const struct ofp_header *request)
+{
+    struct oko_ofproto *oko = oko_ofproto_get(ofproto);
+    struct ofpbuf *reply = oko_encode_error(error, request,
+                                            oko->error_text ? oko->error_text
+                                            : ofperr_get_description(error));
+    free(oko->error_text);
+    oko->error_text = NULL;
+    return reply;
+}
+
+/* Translation. */
+
+bool
+ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
+                   const struct dp_packet *packet, struct oko_chain *chain)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    const struct oko_ofproto *oko = ofproto->oko;
+    const struct oko_prog *prog = oko ? prog_find(oko, prog_id) : NULL;
+
+    if (!prog) {
+        /* Unloaded by force while rules still name it. */
+        VLOG_DBG_RL(&rl, "%s: program %"PRIu32" is not loaded: its rules match nothing",
+                    ofproto->name, prog_id);
+        return false;
+    }
+
+    const struct oko_instance *inst = prog_inst(prog);
+    int result = oko_chain_find(chain, inst);
+    if (result >= 0) {
+        return result;          /* Ran already for this packet. */
+    }
+    if (!packet) {
+        /* Revalidation or a trace without a packet: nothing to run the
+         * program on. */
+        chain->unresolved = true;
+        return false;
+    }
+
+    bool accepted = oko_instance_run(inst, packet);
+    if (chain->n < OKO_CHAIN_MAX) {
+        chain->links[chain->n++] = (struct oko_chain_link) {
+            .inst = inst, .prog_id = prog_id, .result = accepted,
+        };
+    } else {
+        chain->overflow = true;
+    }
+    return accepted;
 }

@@ -24,9 +24,12 @@
 #include "openvswitch/ofp-errors.h"
 #include "openvswitch/ofp-msgs.h"
 
+struct dp_packet;
 struct ofconn;
 struct ofp_header;
 struct ofproto;
+struct ofputil_flow_mod;
+struct oko_chain;
 
 #define OKO_MAX_PROGS_PER_BRIDGE 1024
 
@@ -40,5 +43,24 @@ void ofproto_oko_init(void);
 
 /* Frees the bridge's programs; no thread may run them any more. */
 void ofproto_oko_destroy(struct ofproto *);
+
+/* Flow mods and rules (ofproto.c).  A flow mod's filter_prog must name a
+ * loaded program (OKO_EC_UNKNOWN_PROG otherwise).  The rule counts back
+ * UNLOAD_PROG's "in use" check and oko/show. */
+enum ofperr ofproto_oko_check_flow_mod(struct ofproto *, const struct ofputil_flow_mod *);
+void ofproto_oko_rule_count(struct ofproto *, uint32_t prog_id, int delta);
+
+/* The OFPT_ERROR ofproto sends for an Oko error (connmgr.c): its data is the
+ * text of the check that failed. */
+struct ofpbuf *ofproto_oko_error_reply(struct ofproto *, enum ofperr,
+                                       const struct ofp_header *request);
+
+/* Translation: does program 'prog_id' of 'ofproto' accept 'packet'?  Runs it
+ * unless 'chain' (the packet's history) already has its result, and records
+ * the run in 'chain'.  Without a packet nothing runs: the answer is no and
+ * the chain is marked unresolved.  A program that is not loaded accepts
+ * nothing. */
+bool ofproto_oko_filter(const struct ofproto *, uint32_t prog_id,
+                        const struct dp_packet *packet, struct oko_chain *chain);
 
 #endif /* ofproto-oko.h */

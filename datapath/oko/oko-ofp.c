@@ -319,6 +319,58 @@ oko_decode_filter_prog_oxm(const void *oxm, size_t size, uint32_t *prog_id)
 }
 
 void
+oko_format_filter_prog(struct ds *s, uint32_t prog_id, bool after_field)
+{
+    if (prog_id) {
+        ds_put_format(s, "%sfilter_prog=%"PRIu32, after_field ? "," : "",
+                      prog_id);
+    }
+}
+
+char *
+oko_parse_filter_prog(const char *value, uint32_t *prog_id)
+{
+    char *tail;
+    errno = 0;
+    unsigned long long id = strtoull(value, &tail, 0);
+    if (!*value || *tail || errno || !id || id > UINT32_MAX
+        || strchr(value, '-')) {
+        return xasprintf("filter_prog=%s: a program id is a number from 1 "
+                         "to 4294967295", value);
+    }
+    *prog_id = id;
+    return NULL;
+}
+
+bool
+oko_try_pull_filter_prog_oxm(struct ofpbuf *b, uint32_t *prog_id,
+                             enum ofperr *error)
+{
+    if (b->size < 8) {
+        return false;
+    }
+    const uint8_t *p = b->data;
+    uint32_t header = get_be32(p);
+    if ((header & 0xfffffe00) != (OKO_OXM_FILTER_PROG & 0xfffffe00)
+        || get_be32(p + 4) != OKO_VENDOR_ID) {
+        return false;
+    }
+
+    size_t size = 4 + (header & 0xff);
+    if (size < 8 || size > b->size) {
+        *error = OFPERR_OFPBMC_BAD_LEN;
+        return true;
+    }
+    if (*prog_id) {
+        *error = OFPERR_OFPBMC_DUP_FIELD;
+        return true;
+    }
+    *error = oko_decode_filter_prog_oxm(b->data, size, prog_id);
+    ofpbuf_pull(b, size);
+    return true;
+}
+
+void
 oko_put_filter_prog_oxm(struct ofpbuf *b, uint32_t prog_id)
 {
     struct oko_oxm_filter_prog *oxm = ofpbuf_put_uninit(b, sizeof *oxm);

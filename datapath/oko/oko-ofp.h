@@ -90,6 +90,20 @@ struct ofpbuf *oko_encode_dump_maps_request(enum ofp_version, uint32_t prog_id,
  * 6.2, and encoders appending to 'b'. */
 enum ofperr oko_decode_filter_prog_oxm(const void *oxm, size_t size, uint32_t *prog_id);
 void oko_put_filter_prog_oxm(struct ofpbuf *b, uint32_t prog_id);
+
+/* Flow syntax: appends ",filter_prog=N" (no comma unless 'after_field')
+ * if 'prog_id' is nonzero; parses the N of "filter_prog=N" (returns a
+ * malloc'd error text, or NULL). */
+struct ds;
+void oko_format_filter_prog(struct ds *, uint32_t prog_id, bool after_field);
+char *oko_parse_filter_prog(const char *value, uint32_t *prog_id);
+
+/* If the OXM at the front of 'b' is filter_prog (whatever its mask bit and
+ * length), pulls it and returns true, with 0 or the error of docs/protocol.md
+ * 6.1 in '*error' (a second filter_prog, when '*prog_id' is already nonzero,
+ * is OFPBMC_DUP_FIELD).  Otherwise returns false and leaves 'b' alone. */
+bool oko_try_pull_filter_prog_oxm(struct ofpbuf *b, uint32_t *prog_id,
+                                  enum ofperr *error);
 enum ofperr oko_decode_send_maps_action(const void *action, size_t size, uint64_t *map_mask);
 void oko_put_send_maps_action(struct ofpbuf *b, uint64_t map_mask);
 

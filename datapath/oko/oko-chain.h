@@ -1,0 +1,79 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef OKO_CHAIN_H
+#define OKO_CHAIN_H 1
+
+/* A packet's filter-program chain: the programs its translation ran, with
+ * their results, in the order they ran.  A program appears at most once
+ * (a second rule naming it reuses the first result), so the chain is also
+ * the packet's history: there is no per-packet table to reset, and program
+ * ids are not limited to 8 bits.
+ *
+ * A translation that needs more than OKO_CHAIN_MAX programs still gets the
+ * right answer for its packet, but cannot be cached ('overflow'). */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct oko_instance;
+
+#define OKO_CHAIN_MAX 16
+
+struct oko_chain_link {
+    const struct oko_instance *inst;  /* The program instance that ran. */
+    uint32_t prog_id;                 /* Its id on the rule's bridge. */
+    bool result;                      /* Did it accept the packet? */
+};
+
+struct oko_chain {
+    unsigned int n;                   /* Links in use. */
+    bool overflow;                    /* A program did not fit. */
+    bool unresolved;                  /* A program was needed but there was
+                                       * no packet to run it on. */
+    struct oko_chain_link links[OKO_CHAIN_MAX];
+};
+
+static inline void
+oko_chain_init(struct oko_chain *chain)
+{
+    chain->n = 0;
+    chain->overflow = false;
+    chain->unresolved = false;
+}
+
+/* True if 'chain' is not empty or could not be completed, that is, if the
+ * translation that built it depended on filter programs. */
+static inline bool
+oko_chain_used(const struct oko_chain *chain)
+{
+    return chain->n || chain->overflow || chain->unresolved;
+}
+
+/* The recorded result of 'inst' in 'chain': 1 or 0, or -1 if it has not
+ * run. */
+static inline int
+oko_chain_find(const struct oko_chain *chain, const struct oko_instance *inst)
+{
+    for (unsigned int i = 0; i < chain->n; i++) {
+        if (chain->links[i].inst == inst) {
+            return chain->links[i].result;
+        }
+    }
+    return -1;
+}
+
+#endif /* oko-chain.h */

@@ -1,0 +1,133 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "oko/oko-instance.h"
+
+#include <time.h>
+
+#include "dp-packet.h"
+#include "oko-filter.h"
+#include "ovs-rcu.h"
+#include "ovs-thread.h"
+
+struct oko_instance *
+oko_instance_create(struct oko_filter *filter, uint32_t prog_id)
+{
+    struct oko_instance *inst = xzalloc_cacheline(sizeof *inst);
+    inst->filter = filter;
+    inst->prog_id = prog_id;
+    ovs_refcount_init(&inst->ref_cnt);
+    return inst;
+}
+
+struct oko_instance *
+oko_instance_ref(const struct oko_instance *inst_)
+{
+    struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
+    if (inst) {
+        ovs_refcount_ref(&inst->ref_cnt);
+    }
+    return inst;
+}
+
+static void
+oko_instance_destroy_cb(struct oko_instance *inst)
+{
+    oko_filter_destroy(inst->filter);
+    free_cacheline(inst);
+}
+
+void
+oko_instance_unref(struct oko_instance *inst)
+{
+    if (inst && ovs_refcount_unref(&inst->ref_cnt) == 1) {
+        ovsrcu_postpone(oko_instance_destroy_cb, inst);
+    }
+}
+
+static inline void
+slot_add(atomic_uint64_t *counter, uint64_t n)
+{
+    uint64_t v;
+    atomic_read_relaxed(counter, &v);
+    atomic_store_relaxed(counter, v + n);
+}
+
+static uint64_t
+monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * UINT64_C(1000000000) + ts.tv_nsec;
+}
+
+bool
+oko_instance_run(const struct oko_instance *inst_,
+                 const struct dp_packet *packet)
+{
+    struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
+    struct oko_run_stats *s = &inst->stats[ovsthread_id_self()
+                                           % OKO_STATS_SLOTS];
+    const void *data = dp_packet_data(packet);
+    uint32_t size = dp_packet_size(packet);
+    uint64_t runs, r0;
+
+    atomic_read_relaxed(&s->runs, &runs);
+    atomic_store_relaxed(&s->runs, runs + 1);
+    if (OVS_UNLIKELY(runs % OKO_TIME_SAMPLE == 0)) {
+        uint64_t start = monotonic_ns();
+        r0 = oko_filter_run(inst->filter, data, size);
+        slot_add(&s->timed_ns, monotonic_ns() - start);
+        slot_add(&s->timed_runs, 1);
+    } else {
+        r0 = oko_filter_run(inst->filter, data, size);
+    }
+
+    if (r0 == 1) {
+        slot_add(&s->matches, 1);
+        return true;
+    } else if (OVS_UNLIKELY(r0 != 0)) {
+        slot_add(&s->errors, 1);
+    }
+    return false;
+}
+
+void
+oko_instance_get_totals(const struct oko_instance *inst,
+                        struct oko_instance_totals *t)
+{
+    uint64_t timed_runs = 0, timed_ns = 0;
+
+    *t = (struct oko_instance_totals) { .runs = 0 };
+    for (size_t i = 0; i < OKO_STATS_SLOTS; i++) {
+        struct oko_run_stats *s = CONST_CAST(struct oko_run_stats *,
+                                             &inst->stats[i]);
+        uint64_t v;
+
+        atomic_read_relaxed(&s->runs, &v);
+        t->runs += v;
+        atomic_read_relaxed(&s->matches, &v);
+        t->matches += v;
+        atomic_read_relaxed(&s->errors, &v);
+        t->errors += v;
+        atomic_read_relaxed(&s->timed_runs, &v);
+        timed_runs += v;
+        atomic_read_relaxed(&s->timed_ns, &v);
+        timed_ns += v;
+    }
+    t->avg_ns = timed_runs ? (double) timed_ns / timed_runs : 0;
+}

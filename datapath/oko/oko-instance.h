@@ -1,0 +1,76 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#ifndef OKO_INSTANCE_H
+#define OKO_INSTANCE_H 1
+
+/* A loaded program instance: a verified, compiled filter (the runtime's
+ * struct oko_filter) with its bridge-local id and run statistics.
+ *
+ * Lifetime: reference counted.  The bridge's program table holds one
+ * reference while the instance is current; cached datapath flows whose
+ * chains ran it hold one each, so a replaced or unloaded program is freed
+ * only when nothing can run it any more (and then after an RCU grace
+ * period, because a thread may have just read a pointer to it).
+ *
+ * Statistics are per thread slot, updated without atomic read-modify-write
+ * (each thread writes its own slot), and summed when read.  Run time is
+ * sampled: one run in OKO_TIME_SAMPLE is timed. */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ovs-atomic.h"
+#include "util.h"
+
+struct dp_packet;
+struct oko_filter;
+
+#define OKO_STATS_SLOTS 64
+#define OKO_TIME_SAMPLE 32
+
+struct oko_run_stats {
+    atomic_uint64_t runs;           /* Times the program ran. */
+    atomic_uint64_t matches;        /* ...and returned 1. */
+    atomic_uint64_t errors;         /* ...and returned neither 0 nor 1. */
+    atomic_uint64_t timed_runs;     /* Runs whose time was measured. */
+    atomic_uint64_t timed_ns;       /* Their total time. */
+} OVS_ALIGNED_VAR(CACHE_LINE_SIZE);
+
+struct oko_instance {
+    struct oko_filter *filter;
+    uint32_t prog_id;
+    struct ovs_refcount ref_cnt;
+    struct oko_run_stats stats[OKO_STATS_SLOTS];
+};
+
+/* Takes ownership of 'filter'.  The result has one reference. */
+struct oko_instance *oko_instance_create(struct oko_filter *, uint32_t prog_id);
+struct oko_instance *oko_instance_ref(const struct oko_instance *);
+void oko_instance_unref(struct oko_instance *);
+
+/* Runs the program on 'packet' and counts the run.  Returns true if the
+ * program accepted the packet (returned 1); any value other than 0 or 1 is
+ * counted as an error and is no match. */
+bool oko_instance_run(const struct oko_instance *, const struct dp_packet *);
+
+struct oko_instance_totals {
+    uint64_t runs, matches, errors;
+    double avg_ns;                  /* Over sampled runs; 0 if none. */
+};
+void oko_instance_get_totals(const struct oko_instance *,
+                             struct oko_instance_totals *);
+
+#endif /* oko-instance.h */
