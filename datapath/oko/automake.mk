@@ -40,7 +40,10 @@ lib_libopenvswitch_la_SOURCES += \
 # Loaded program instances (run with statistics) and filter-program chains:
 # used by translation (ofproto) and by the datapath's caches.
 lib_libopenvswitch_la_SOURCES += \
+	lib/oko/oko-chain.c \
 	lib/oko/oko-chain.h \
+	lib/oko/oko-dp.c \
+	lib/oko/oko-dp.h \
 	lib/oko/oko-instance.c \
 	lib/oko/oko-instance.h
 

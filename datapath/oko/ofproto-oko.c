@@ -620,7 +620,8 @@ ofproto_oko_error_reply(struct ofproto *ofproto, enum ofperr error,
 
 bool
 ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
-                   const struct dp_packet *packet, struct oko_chain *chain)
+                   const struct dp_packet *packet, const struct oko_chain *history,
+                   struct oko_chain *chain)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
     const struct oko_ofproto *oko = ofproto->oko;
@@ -634,24 +635,23 @@ ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
     }
 
     const struct oko_instance *inst = prog_inst(prog);
-    int result = oko_chain_find(chain, inst);
+    int result = oko_chain_find(chain, inst->serial);
     if (result >= 0) {
-        return result;          /* Ran already for this packet. */
-    }
-    if (!packet) {
-        /* Revalidation or a trace without a packet: nothing to run the
-         * program on. */
-        chain->unresolved = true;
-        return false;
+        return result;          /* This translation asked already. */
     }
 
-    bool accepted = oko_instance_run(inst, packet);
-    if (chain->n < OKO_CHAIN_MAX) {
-        chain->links[chain->n++] = (struct oko_chain_link) {
-            .inst = inst, .prog_id = prog_id, .result = accepted,
-        };
-    } else {
-        chain->overflow = true;
+    /* The packet's history: the datapath ran it already, or revalidation
+     * replays a cached flow's chain. */
+    result = oko_chain_find(history, inst->serial);
+    if (result < 0) {
+        if (!packet) {
+            /* Revalidation that the cached chain does not cover, or a trace
+             * without a packet: nothing to run the program on. */
+            chain->unresolved = true;
+            return false;
+        }
+        result = oko_instance_run(inst, packet);
     }
-    return accepted;
+    oko_chain_append(chain, inst, result);
+    return result;
 }

@@ -55,12 +55,15 @@ void ofproto_oko_rule_count(struct ofproto *, uint32_t prog_id, int delta);
 struct ofpbuf *ofproto_oko_error_reply(struct ofproto *, enum ofperr,
                                        const struct ofp_header *request);
 
-/* Translation: does program 'prog_id' of 'ofproto' accept 'packet'?  Runs it
- * unless 'chain' (the packet's history) already has its result, and records
- * the run in 'chain'.  Without a packet nothing runs: the answer is no and
- * the chain is marked unresolved.  A program that is not loaded accepts
- * nothing. */
+/* Translation: does program 'prog_id' of 'ofproto' accept 'packet'?  The
+ * answer comes from 'chain' (this translation's chain so far), else from
+ * 'history' (results the datapath already has for this packet, or the
+ * cached chain revalidation replays; may be NULL), else from running the
+ * program on 'packet'; it is appended to 'chain'.  Without a packet and
+ * history nothing runs: the answer is no and the chain is marked
+ * unresolved.  A program that is not loaded accepts nothing. */
 bool ofproto_oko_filter(const struct ofproto *, uint32_t prog_id,
-                        const struct dp_packet *packet, struct oko_chain *chain);
+                        const struct dp_packet *packet,
+                        const struct oko_chain *history, struct oko_chain *chain);
 
 #endif /* ofproto-oko.h */

@@ -27,7 +27,9 @@
  * right answer for its packet, but cannot be cached ('overflow'). */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include "openvswitch/types.h"
 
 struct oko_instance;
 
@@ -35,6 +37,8 @@ struct oko_instance;
 
 struct oko_chain_link {
     const struct oko_instance *inst;  /* The program instance that ran. */
+    uint64_t serial;                  /* inst->serial: identifies the
+                                       * instance even after it is freed. */
     uint32_t prog_id;                 /* Its id on the rule's bridge. */
     bool result;                      /* Did it accept the packet? */
 };
@@ -63,17 +67,44 @@ oko_chain_used(const struct oko_chain *chain)
     return chain->n || chain->overflow || chain->unresolved;
 }
 
-/* The recorded result of 'inst' in 'chain': 1 or 0, or -1 if it has not
- * run. */
-static inline int
-oko_chain_find(const struct oko_chain *chain, const struct oko_instance *inst)
+/* True if a cache entry may carry 'chain': it is complete. */
+static inline bool
+oko_chain_cacheable(const struct oko_chain *chain)
 {
-    for (unsigned int i = 0; i < chain->n; i++) {
-        if (chain->links[i].inst == inst) {
+    return !chain->overflow && !chain->unresolved;
+}
+
+/* The recorded result of the instance with 'serial' in 'chain' (which may
+ * be NULL): 1 or 0, or -1 if it has not run. */
+static inline int
+oko_chain_find(const struct oko_chain *chain, uint64_t serial)
+{
+    for (unsigned int i = 0; chain && i < chain->n; i++) {
+        if (chain->links[i].serial == serial) {
             return chain->links[i].result;
         }
     }
     return -1;
 }
+
+/* Appends a link (if there is room; otherwise marks 'chain' overflowed). */
+void oko_chain_append(struct oko_chain *, const struct oko_instance *,
+                      bool result);
+
+/* True if 'a' and 'b' ran the same instances, in the same order, with the
+ * same results (NULL is an empty chain). */
+bool oko_chain_equal(const struct oko_chain *a, const struct oko_chain *b);
+
+/* Mixes 'chain' into the flow id '*ufid', so that datapath flows with the
+ * same key but different chains have different ids.  An empty chain
+ * leaves '*ufid' alone. */
+void oko_chain_fold_ufid(const struct oko_chain *, ovs_u128 *ufid);
+
+/* A malloc'd copy of 'chain', or NULL if it is empty. */
+struct oko_chain *oko_chain_clone(const struct oko_chain *);
+
+/* Appends "[7:1,8:0]" (program id: result) to 's'. */
+struct ds;
+void oko_chain_format(const struct oko_chain *, struct ds *);
 
 #endif /* oko-chain.h */

@@ -27,11 +27,23 @@
 struct oko_instance *
 oko_instance_create(struct oko_filter *filter, uint32_t prog_id)
 {
+    static atomic_uint64_t next_serial = 1;
     struct oko_instance *inst = xzalloc_cacheline(sizeof *inst);
+    uint64_t serial;
+
+    atomic_add(&next_serial, 1, &serial);
     inst->filter = filter;
     inst->prog_id = prog_id;
+    inst->serial = serial;
     ovs_refcount_init(&inst->ref_cnt);
     return inst;
+}
+
+bool
+oko_instance_try_ref_rcu(const struct oko_instance *inst_)
+{
+    struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
+    return ovs_refcount_try_ref_rcu(&inst->ref_cnt);
 }
 
 struct oko_instance *

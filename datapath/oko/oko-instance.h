@@ -52,6 +52,7 @@ struct oko_run_stats {
 struct oko_instance {
     struct oko_filter *filter;
     uint32_t prog_id;
+    uint64_t serial;                /* Unique in the process, from 1. */
     struct ovs_refcount ref_cnt;
     struct oko_run_stats stats[OKO_STATS_SLOTS];
 };
@@ -59,6 +60,9 @@ struct oko_instance {
 /* Takes ownership of 'filter'.  The result has one reference. */
 struct oko_instance *oko_instance_create(struct oko_filter *, uint32_t prog_id);
 struct oko_instance *oko_instance_ref(const struct oko_instance *);
+/* For a pointer read under RCU that may be on its way out: false if the
+ * instance is already being freed (then it must not be kept). */
+bool oko_instance_try_ref_rcu(const struct oko_instance *);
 void oko_instance_unref(struct oko_instance *);
 
 /* Runs the program on 'packet' and counts the run.  Returns true if the
