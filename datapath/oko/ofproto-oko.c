@@ -36,7 +36,11 @@
 #include "openvswitch/list.h"
 #include "openvswitch/ofpbuf.h"
 #include "openvswitch/vlog.h"
+#include "guarded-list.h"
+#include "openvswitch/ofp-actions.h"
 #include "ovs-rcu.h"
+#include "seq.h"
+#include "timeval.h"
 #include "ovs-thread.h"
 #include "unixctl.h"
 #include "util.h"
@@ -51,7 +55,27 @@ struct oko_prog {
     struct cmap_node node;          /* In oko_ofproto's 'progs'. */
     uint32_t id;
     OVSRCU_TYPE(struct oko_instance *) inst;
+
+    /* SEND_MAPS (docs/protocol.md 5.6): the rate limit is a token bucket
+     * kept as a theoretical arrival time (GCRA), so the packet threads
+     * that ask for events need no lock. */
+    atomic_llong send_tat;          /* In ms (time_msec()). */
+    atomic_uint32_t suppressed;     /* Since the last event sent. */
+    uint32_t next_event_id;         /* Main thread only. */
 };
+
+/* A SEND_MAPS action ran: the maps to send, queued for the main thread. */
+struct oko_send_request {
+    struct ovs_list list_node;
+    uint32_t prog_id;
+    uint64_t map_mask;
+    ovs_be64 cookie;
+    uint8_t table_id;
+};
+
+#define OKO_SEND_MAPS_PER_SEC 10
+#define OKO_SEND_MAPS_BURST 10
+#define OKO_SEND_QUEUE_MAX 1024
 
 /* How many rules name a program id (whether or not it is loaded: a forced
  * unload leaves rules behind, and they count again when the id is loaded
@@ -69,6 +93,12 @@ struct oko_ofproto {
     size_t n_progs;
     struct hmap rule_counts;        /* Contains "struct oko_rule_count"s. */
     char *error_text;               /* Why the last flow mod was refused. */
+
+    /* SEND_MAPS requests from packet threads; 'send_seq' wakes the main
+     * thread. */
+    struct guarded_list send_requests;
+    struct seq *send_seq;
+    uint64_t send_seq_seen;
 };
 
 /* Every bridge that has had a program, for oko/show. */
@@ -82,6 +112,9 @@ oko_ofproto_get(struct ofproto *ofproto)
         ofproto->oko->ofproto = ofproto;
         cmap_init(&ofproto->oko->progs);
         hmap_init(&ofproto->oko->rule_counts);
+        guarded_list_init(&ofproto->oko->send_requests);
+        ofproto->oko->send_seq = seq_create();
+        ofproto->oko->send_seq_seen = seq_read(ofproto->oko->send_seq);
         ovs_list_push_back(&all_okos, &ofproto->oko->list_node);
     }
     return ofproto->oko;
@@ -382,6 +415,37 @@ collect_entry(const void *key, uint32_t key_size, const void *value, uint32_t va
     return 0;
 }
 
+/* Copies the entries of each map of 'filter' that 'mask' selects, as the
+ * wire carries them, into 'bufs' (the caller uninits them) described by
+ * 'contents'.  Returns how many maps were copied. */
+static size_t
+snapshot_maps(const struct oko_filter *filter, uint64_t mask,
+              struct oko_map_contents contents[64], struct ofpbuf bufs[64])
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < filter->prog.n_maps && i < 64; i++) {
+        if (!(mask & (UINT64_C(1) << i))) {
+            continue;
+        }
+        const struct oko_map_decl *d = &filter->prog.maps[i];
+        bool sketch = d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN;
+        ofpbuf_init(&bufs[n], 0);
+        oko_epoch_enter();
+        oko_map_foreach(filter->maps[i], collect_entry, &bufs[n]);
+        oko_epoch_exit();
+        struct oko_map_contents *c = &contents[n];
+        c->map_index = i;
+        c->map_type = d->type;
+        c->key_size = sketch || d->type == MAP_ARRAY ? 4 : d->key_size;
+        c->value_size = d->type == MAP_BLOOM ? 8 : d->value_size;
+        c->n_entries = bufs[n].size / (c->key_size + c->value_size);
+        c->entries = bufs[n].data;
+        n++;
+    }
+    return n;
+}
+
 static enum ofperr
 handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct ofp_header *oh,
                  struct ds *why)
@@ -410,26 +474,7 @@ handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct of
      * pack them into replies. */
     struct oko_map_contents contents[64];
     struct ofpbuf bufs[64];
-    size_t n = 0;
-    for (size_t i = 0; i < n_maps; i++) {
-        if (!(mask & (UINT64_C(1) << i))) {
-            continue;
-        }
-        const struct oko_map_decl *d = &filter->prog.maps[i];
-        bool sketch = d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN;
-        ofpbuf_init(&bufs[n], 0);
-        oko_epoch_enter();
-        oko_map_foreach(filter->maps[i], collect_entry, &bufs[n]);
-        oko_epoch_exit();
-        struct oko_map_contents *c = &contents[n];
-        c->map_index = i;
-        c->map_type = d->type;
-        c->key_size = sketch || d->type == MAP_ARRAY ? 4 : d->key_size;
-        c->value_size = d->type == MAP_BLOOM ? 8 : d->value_size;
-        c->n_entries = bufs[n].size / (c->key_size + c->value_size);
-        c->entries = bufs[n].data;
-        n++;
-    }
+    size_t n = snapshot_maps(filter, mask, contents, bufs);
     struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
     oko_encode_dump_maps_replies(oh, m.prog_id, contents, n, &replies);
     for (size_t i = 0; i < n; i++) {
@@ -487,6 +532,14 @@ ofproto_oko_destroy(struct ofproto *ofproto)
     }
     hmap_destroy(&oko->rule_counts);
     free(oko->error_text);
+    struct ovs_list requests;
+    struct oko_send_request *request;
+    guarded_list_pop_all(&oko->send_requests, &requests);
+    LIST_FOR_EACH_POP (request, list_node, &requests) {
+        free(request);
+    }
+    guarded_list_destroy(&oko->send_requests);
+    seq_destroy(oko->send_seq);
     ovs_list_remove(&oko->list_node);
     free(oko);
     ofproto->oko = NULL;
@@ -568,17 +621,51 @@ ofproto_oko_init(void)
 
 /* Rules and flow mods. */
 
+static enum ofperr
+refuse_flow_mod(struct oko_ofproto *oko, enum ofperr error, char *text)
+{
+    free(oko->error_text);
+    oko->error_text = text;
+    return error;
+}
+
 enum ofperr
 ofproto_oko_check_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
 {
-    if (!fm->filter_prog) {
+    const struct ofpact_oko_send_maps *send_maps = NULL;
+    const struct ofpact *a;
+
+    OFPACT_FOR_EACH_FLATTENED (a, fm->ofpacts, fm->ofpacts_len) {
+        if (a->type == OFPACT_OKO_SEND_MAPS) {
+            send_maps = ofpact_get_OKO_SEND_MAPS(a);
+        }
+    }
+    if (!fm->filter_prog && !send_maps) {
         return 0;
     }
+
     struct oko_ofproto *oko = oko_ofproto_get(ofproto);
-    if (!prog_find(oko, fm->filter_prog)) {
-        free(oko->error_text);
-        oko->error_text = xasprintf("program %"PRIu32" is not loaded", fm->filter_prog);
-        return OFPERR_OKO_UNKNOWN_PROG;
+    if (!fm->filter_prog) {
+        return refuse_flow_mod(oko, OFPERR_OKO_NO_FILTER_FOR_ACTION,
+                               xstrdup("send_maps needs a rule with filter_prog "
+                                       "(it sends that program's maps)"));
+    }
+    const struct oko_prog *prog = prog_find(oko, fm->filter_prog);
+    if (!prog) {
+        return refuse_flow_mod(oko, OFPERR_OKO_UNKNOWN_PROG,
+                               xasprintf("program %"PRIu32" is not loaded",
+                                         fm->filter_prog));
+    }
+    if (send_maps) {
+        size_t n_maps = prog_filter(prog)->prog.n_maps;
+        uint64_t all = n_maps >= 64 ? UINT64_MAX : (UINT64_C(1) << n_maps) - 1;
+        if (send_maps->map_mask & ~all) {
+            return refuse_flow_mod(oko, OFPERR_OKO_BAD_MAP_INDEX,
+                                   xasprintf("program %"PRIu32" has %"PRIuSIZE" maps; "
+                                             "send_maps mask %#"PRIx64" selects others",
+                                             fm->filter_prog, n_maps,
+                                             send_maps->map_mask));
+        }
     }
     return 0;
 }
@@ -654,4 +741,120 @@ ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
     }
     oko_chain_append(chain, inst, result);
     return result;
+}
+
+/* SEND_MAPS. */
+
+void
+ofproto_oko_send_maps_request(const struct ofproto *ofproto, uint32_t prog_id,
+                              uint64_t map_mask, ovs_be64 cookie, uint8_t table_id)
+{
+    struct oko_ofproto *oko = ofproto->oko;
+    struct oko_prog *prog = oko ? prog_find(oko, prog_id) : NULL;
+
+    if (!prog) {
+        return;
+    }
+
+    /* Rate limit: one event per interval, up to a burst ahead. */
+    const long long int interval = 1000 / OKO_SEND_MAPS_PER_SEC;
+    const long long int tolerance = interval * (OKO_SEND_MAPS_BURST - 1);
+    long long int now = time_msec();
+    long long int tat, new_tat;
+    uint32_t orig;
+
+    atomic_read_relaxed(&prog->send_tat, &tat);
+    do {
+        new_tat = MAX(tat, now) + interval;
+        if (new_tat - now > tolerance + interval) {
+            atomic_add_relaxed(&prog->suppressed, 1, &orig);
+            return;
+        }
+    } while (!atomic_compare_exchange_weak_relaxed(&prog->send_tat, &tat, new_tat));
+
+    struct oko_send_request *request = xmalloc(sizeof *request);
+    *request = (struct oko_send_request) {
+        .prog_id = prog_id,
+        .map_mask = map_mask,
+        .cookie = cookie,
+        .table_id = table_id,
+    };
+    if (!guarded_list_push_back(&oko->send_requests, &request->list_node,
+                                OKO_SEND_QUEUE_MAX)) {
+        free(request);
+        atomic_add_relaxed(&prog->suppressed, 1, &orig);
+        return;
+    }
+    seq_change(oko->send_seq);
+}
+
+struct send_maps_aux {
+    const struct oko_send_maps_event *event;
+    const struct oko_map_contents *contents;
+    size_t n;
+};
+
+static void
+encode_send_maps(enum ofp_version version, struct ovs_list *msgs, void *aux_)
+{
+    const struct send_maps_aux *aux = aux_;
+    oko_encode_send_maps(version, aux->event, aux->contents, aux->n, UINT16_MAX, msgs);
+}
+
+static void
+send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
+{
+    struct oko_prog *prog = prog_find(ofproto->oko, request->prog_id);
+    if (!prog) {
+        return;                         /* Unloaded meanwhile. */
+    }
+
+    struct oko_map_contents contents[64];
+    struct ofpbuf bufs[64];
+    size_t n = snapshot_maps(prog_filter(prog), request->map_mask, contents, bufs);
+    uint32_t suppressed;
+    suppressed = atomic_exchange(&prog->suppressed, 0);
+    struct oko_send_maps_event event = {
+        .prog_id = request->prog_id,
+        .event_id = prog->next_event_id++,
+        .cookie = ntohll(request->cookie),
+        .table_id = request->table_id,
+        .suppressed = suppressed,
+    };
+    struct send_maps_aux aux = { .event = &event, .contents = contents, .n = n };
+    connmgr_send_oko_async(ofproto->connmgr, encode_send_maps, &aux);
+    for (size_t i = 0; i < n; i++) {
+        ofpbuf_uninit(&bufs[i]);
+    }
+}
+
+void
+ofproto_oko_run(struct ofproto *ofproto)
+{
+    struct oko_ofproto *oko = ofproto->oko;
+    if (!oko) {
+        return;
+    }
+
+    uint64_t seq = seq_read(oko->send_seq);
+    if (seq == oko->send_seq_seen) {
+        return;
+    }
+    oko->send_seq_seen = seq;
+
+    struct ovs_list requests;
+    struct oko_send_request *request;
+    guarded_list_pop_all(&oko->send_requests, &requests);
+    LIST_FOR_EACH_POP (request, list_node, &requests) {
+        send_maps_event(ofproto, request);
+        free(request);
+    }
+}
+
+void
+ofproto_oko_wait(struct ofproto *ofproto)
+{
+    if (ofproto->oko) {
+        seq_wait(ofproto->oko->send_seq, ofproto->oko->send_seq_seen);
+    }
 }

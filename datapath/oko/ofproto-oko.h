@@ -23,6 +23,7 @@
 
 #include "openvswitch/ofp-errors.h"
 #include "openvswitch/ofp-msgs.h"
+#include "openvswitch/types.h"
 
 struct dp_packet;
 struct ofconn;
@@ -65,5 +66,15 @@ struct ofpbuf *ofproto_oko_error_reply(struct ofproto *, enum ofperr,
 bool ofproto_oko_filter(const struct ofproto *, uint32_t prog_id,
                         const struct dp_packet *packet,
                         const struct oko_chain *history, struct oko_chain *chain);
+
+/* SEND_MAPS (docs/protocol.md 5.6).  A packet thread that runs a rule's
+ * SEND_MAPS action asks for an event (rate limited per program, no lock);
+ * the main thread (ofproto_run()) copies the maps and sends the event to
+ * the controllers. */
+void ofproto_oko_send_maps_request(const struct ofproto *, uint32_t prog_id,
+                                   uint64_t map_mask, ovs_be64 cookie,
+                                   uint8_t table_id);
+void ofproto_oko_run(struct ofproto *);
+void ofproto_oko_wait(struct ofproto *);
 
 #endif /* ofproto-oko.h */
