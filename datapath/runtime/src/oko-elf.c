@@ -344,6 +344,12 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
 
     size_t maps_index = 0;
     const Elf64_Shdr *maps = find_section(&v, MAPS_SECTION, &maps_index);
+    if (maps && maps->sh_type != SHT_PROGBITS) {
+        /* Only PROGBITS sections were checked to lie inside the object. */
+        err = fail(&v, "section %s is not PROGBITS data (type %u)", MAPS_SECTION,
+                   (unsigned) maps->sh_type);
+        goto error;
+    }
     if (maps) {
         if (!syms) {
             err = fail(&v, "section %s without a symbol table", MAPS_SECTION);

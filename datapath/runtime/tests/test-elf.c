@@ -1,5 +1,6 @@
 /* Unit tests of the ELF loader (CUnit). */
 #include <CUnit/Basic.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,42 @@ test_header_errors(void)
     free(elf);
 }
 
+/* Returns the section header named 'name' in the object 'elf'. */
+static Elf64_Shdr *
+section_header(uint8_t *elf, const char *name)
+{
+    Elf64_Ehdr *eh = (Elf64_Ehdr *) (void *) elf;      /* malloc: aligned */
+    Elf64_Shdr *shdrs = (Elf64_Shdr *) (void *) (elf + eh->e_shoff);
+    const char *names = (const char *) elf + shdrs[eh->e_shstrndx].sh_offset;
+    for (size_t i = 0; i < eh->e_shnum; i++) {
+        if (!strcmp(names + shdrs[i].sh_name, name)) {
+            return &shdrs[i];
+        }
+    }
+    return NULL;
+}
+
+/* A maps section whose type says "no bytes in the file" (NOBITS) was not
+ * bounds-checked and its declarations were read from its wild offset (found
+ * by fuzz-load). */
+static void
+test_maps_section_not_progbits(void)
+{
+    size_t size;
+    uint8_t *elf = read_prog_file("two_maps.o", &size);
+    struct oko_program prog;
+    char error[OKO_ERROR_MAX];
+
+    Elf64_Shdr *maps = section_header(elf, "oko/maps");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(maps);
+    maps->sh_type = SHT_NOBITS;
+    maps->sh_offset = UINT64_C(1) << 40;
+    CU_ASSERT_EQUAL(load(elf, size, &prog, error), EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(error, "section oko/maps is not PROGBITS data"));
+    CU_ASSERT_PTR_NULL(prog.insns);
+    free(elf);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -156,6 +193,7 @@ main(int argc, char *argv[])
         { "global data is refused", test_global_data_refused },
         { "truncated objects are refused", test_truncations_refused },
         { "bad headers are refused with a reason", test_header_errors },
+        { "a maps section without file bytes is refused", test_maps_section_not_progbits },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "elf loader", cases);
