@@ -668,7 +668,9 @@ emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
         case CLASS_JMP32: {
             bool w = cls == CLASS_JMP;
             if (op == OP_EXIT) {
-                emit_jmp(s, s->exit_offset);
+                if (pc + 1 < n) {           /* the last one falls into the epilogue */
+                    emit_jmp(s, s->exit_offset);
+                }
                 break;
             }
             if (op == OP_CALL) {
