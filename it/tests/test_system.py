@@ -7,6 +7,7 @@
 import base64
 import os
 import re
+import struct
 import subprocess
 import time
 
@@ -50,23 +51,19 @@ OFPFC_ADD = 0
 FLOW_URL = "/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0/flow=oko-vector"
 
 
+def _wait_for(predicate, timeout, what):
+    deadline = time.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.time() < deadline, what
+        time.sleep(1)
+
+
 def _vector(name):
     path = REPO / "docs" / "protocol" / "vectors" / f"{name}.hex"
     return bytes.fromhex("".join(l for l in path.read_text().splitlines() if not l.startswith("#")))
-
-
-def _flow_mods_received(log_text):
-    """Hex dumps of the FLOW_MODs the switch logged (vconn debug), as bytes."""
-    mods, current = [], None
-    for line in log_text.splitlines():
-        if "received: OFPT_FLOW_MOD" in line:
-            current = bytearray()
-            mods.append(current)
-        elif current is not None and (m := re.match(r"^[0-9a-f]{8}  ((?:[0-9a-f]{2}[ -]){0,15}[0-9a-f]{2})", line)):
-            current.extend(bytes.fromhex(m.group(1).replace("-", " ")))
-        else:
-            current = None
-    return [bytes(m) for m in mods]
 
 
 def _flow_json(flow_id):
@@ -83,10 +80,17 @@ def _flow_json(flow_id):
             {"order": 1, "output-action": {"output-node-connector": "1", "max-length": 0}}]}}]}}]}
 
 
-def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(system):
-    """A flow written over RESTCONF with the filter-prog match extension and the send-maps action leaves
-    OpenDaylight as exactly the FLOW_MOD of docs/protocol/vectors/flow_mod_filter_prog_send_maps.hex (all bytes
-    but the xid). The bytes are those the switch received on its socket, from its vconn debug log."""
+def test_flow_with_filter_prog_is_decoded_by_the_switch_and_refused_for_an_unknown_program(system):
+    """A flow written over RESTCONF with the filter-prog match extension and the send-maps action reaches the
+    patched switch, which decodes it as exactly the FLOW_MOD of docs/protocol/vectors/
+    flow_mod_filter_prog_send_maps.hex (its vconn debug log prints what it decoded, compared with what its
+    ovs-ofctl prints for the vector), and refuses it with Oko's UNKNOWN_PROG error: program 42 is not loaded.
+    (The peer test below compares the bytes on the wire.)"""
+    vector = _vector("flow_mod_filter_prog_send_maps").hex()
+    r = system.sh(f"ovs-ofctl ofp-print {vector}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    expected = re.sub(r" \(xid=0x[0-9a-f]+\)", "", r.stdout.strip())
+    assert "filter_prog=42" in expected and "send_maps(0x1)" in expected, expected
     assert system.sh("ovs-appctl -t ovs-vswitchd vlog/set vconn:file:dbg").returncode == 0
     url = system.restconf + FLOW_URL.format(node=system.node_id)
     requests.delete(url, auth=AUTH, timeout=30)   # left over from an earlier run (the datastore persists)
@@ -94,20 +98,20 @@ def test_flow_with_filter_prog_and_send_maps_reaches_the_wire_as_specified(syste
     start = log.stat().st_size          # only what the switch logs from now on counts
     r = requests.put(url, json=_flow_json("oko-vector"), auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
-    expected = _vector("flow_mod_filter_prog_send_maps")
-    deadline = time.time() + 60
-    received = []
-    while time.time() < deadline:
+
+    def decoded_and_refused():
         with log.open() as f:
             f.seek(start)
-            received = [m for m in _flow_mods_received(f.read()) if m[25] == OFPFC_ADD and b"OKO\0" in m]
-        if received:
-            break
-        time.sleep(1)
-    requests.delete(url, auth=AUTH, timeout=30)
-    assert received, "no FLOW_MOD with Oko's experimenter id reached the switch"
-    got = received[-1]
-    assert got[:4] + got[8:] == expected[:4] + expected[8:], got.hex(" ")
+            text = f.read()
+        mods = [re.sub(r" \(xid=0x[0-9a-f]+\)", "", line.split("received: ", 1)[1])
+                for line in text.splitlines() if "received: OFPT_FLOW_MOD" in line and "filter_prog=" in line]
+        refused = "sending OKO_UNKNOWN_PROG error reply to OFPT_FLOW_MOD message" in text
+        return (mods, refused) if mods and refused else None
+    try:
+        mods, _ = _wait_for(decoded_and_refused, 60, "the switch neither decoded nor refused the flow")
+    finally:
+        requests.delete(url, auth=AUTH, timeout=30)
+    assert mods[-1] == expected, mods
 
 
 @pytest.fixture(scope="module")
@@ -225,6 +229,73 @@ def test_verifier_rejection_reaches_the_rpc_caller_with_its_text(system):
     assert "packet read of 1 bytes at offset 12 is not proven within len" in r.text, r.text
     show = system.sh(f"ovs-appctl oko/show {system.bridge}")
     assert "program 22" not in show.stdout, show.stdout
+
+
+SEND_MAPS_PROG = 23
+SEND_MAPS_COOKIE = 0x5E17D
+SEND_MAPS_FLOW_URL = "/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0/flow=oko-send-maps"
+
+
+def _udp_frame():
+    """An Ethernet/IPv4/UDP frame from 10.0.0.2:1000 to 10.0.0.1:53, as hex for ovs-ofctl packet-out."""
+    eth = bytes.fromhex("000000000001" "000000000002" "0800")
+    payload = b"oko"
+    udp = struct.pack("!HHHH", 1000, 53, 8 + len(payload), 0) + payload
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
+                     bytes([10, 0, 0, 2]), bytes([10, 0, 0, 1]))
+    return (eth + ip + udp).hex()
+
+
+def test_flow_with_filter_from_restconf_runs_on_the_real_switch_and_its_maps_come_back(system):
+    """The whole loop on the real patched OVS: a program loaded through the controller, a flow written over
+    RESTCONF with the filter-prog match and a send-maps action lands in the switch's flow table, a packet that
+    the program matches makes the switch send the rule's map, and the controller publishes that SEND_MAPS as an
+    experimenter-message-from-dev notification (logged by SendMapsEventLog, one line per fragment)."""
+    elf = (PROGS / "first_packets.o").read_bytes()      # matches the first packet; map 1 counts packets seen
+    r = _send_experimenter(system, system.node_id, {
+        "oko-openflowplugin:oko-load-prog": {"prog-id": SEND_MAPS_PROG, "elf": base64.b64encode(elf).decode()}})
+    assert r.status_code in (200, 204), r.text
+    r = system.karaf_console("log:set DEBUG org.opendaylight.oko.openflowjava.notification")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+    url = system.restconf + SEND_MAPS_FLOW_URL.format(node=system.node_id)
+    requests.delete(url, auth=AUTH, timeout=30)   # left over from an earlier run (the datastore persists)
+    flow = {"flow-node-inventory:flow": [{
+        "id": "oko-send-maps", "table_id": 0, "priority": 300, "cookie": SEND_MAPS_COOKIE,
+        "match": {
+            "ethernet-match": {"ethernet-type": {"type": 0x0800}},
+            "openflowplugin-extension-general:extension-list": [{
+                "extension-key": "oko-openflowplugin:filter-prog-key",
+                "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": SEND_MAPS_PROG}}}]},
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
+            {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 2}}]}}]}}]}
+    r = requests.put(url, json=flow, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+
+    def installed():
+        out = system.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {system.bridge}").stdout
+        return [line for line in out.splitlines() if f"filter_prog={SEND_MAPS_PROG}" in line]
+    line = _wait_for(installed, 60, "the flow with filter_prog never reached the switch")[0]
+    assert f"cookie={SEND_MAPS_COOKIE:#x}" in line and "priority=300,ip" in line, line
+    assert "actions=send_maps(0x2)" in line, line
+
+    log = system.karaf / "data" / "log" / "karaf.log"
+    start = log.stat().st_size
+    r = system.sh(f"ovs-ofctl -O OpenFlow13 packet-out {system.bridge} "
+                  f"'in_port=LOCAL packet={_udp_frame()} actions=table'")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+    def published():
+        with log.open() as f:
+            f.seek(start)
+            return re.findall(r"SEND_MAPS from (\S+): program (\d+) event \d+ fragment 0 \(last\), cookie (\d+), "
+                              r"table 0, 1 map sections \(1 entries\), 0 suppressed", f.read())
+    events = _wait_for(published, 60, "no SEND_MAPS notification was published by the controller")
+    assert events[0] == (system.node_id, str(SEND_MAPS_PROG), str(SEND_MAPS_COOKIE)), events
+    show = system.sh(f"ovs-appctl oko/show {system.bridge}").stdout
+    block = show.split(f"program {SEND_MAPS_PROG}:")[1].split("program ")[0]
+    assert "runs 1, matches 1," in block, show       # the packet-out's one packet, seen by the program
+    requests.delete(url, auth=AUTH, timeout=30)
 
 
 def test_restconf_refuses_a_wrong_password(system):
