@@ -71,14 +71,6 @@ oko_instance_unref(struct oko_instance *inst)
     }
 }
 
-static inline void
-slot_add(atomic_uint64_t *counter, uint64_t n)
-{
-    uint64_t v;
-    atomic_read_relaxed(counter, &v);
-    atomic_store_relaxed(counter, v + n);
-}
-
 static uint64_t
 monotonic_ns(void)
 {
@@ -87,33 +79,23 @@ monotonic_ns(void)
     return ts.tv_sec * UINT64_C(1000000000) + ts.tv_nsec;
 }
 
+/* oko_instance_run() for the one run in OKO_TIME_SAMPLE that is timed
+ * ('s->runs' already counts it). */
 bool
-oko_instance_run(const struct oko_instance *inst_,
-                 const struct dp_packet *packet)
+oko_instance_run_timed(struct oko_instance *inst, struct oko_run_stats *s,
+                       const struct dp_packet *packet)
 {
-    struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
-    struct oko_run_stats *s = &inst->stats[ovsthread_id_self()
-                                           % OKO_STATS_SLOTS];
-    const void *data = dp_packet_data(packet);
-    uint32_t size = dp_packet_size(packet);
-    uint64_t runs, r0;
-
-    atomic_read_relaxed(&s->runs, &runs);
-    atomic_store_relaxed(&s->runs, runs + 1);
-    if (OVS_UNLIKELY(runs % OKO_TIME_SAMPLE == 0)) {
-        uint64_t start = monotonic_ns();
-        r0 = oko_filter_run(inst->filter, data, size);
-        slot_add(&s->timed_ns, monotonic_ns() - start);
-        slot_add(&s->timed_runs, 1);
-    } else {
-        r0 = oko_filter_run(inst->filter, data, size);
-    }
+    uint64_t start = monotonic_ns();
+    uint64_t r0 = oko_filter_run(inst->filter, dp_packet_data(packet),
+                                 dp_packet_size(packet));
+    oko_run_stats_add(&s->timed_ns, monotonic_ns() - start);
+    oko_run_stats_add(&s->timed_runs, 1);
 
     if (r0 == 1) {
-        slot_add(&s->matches, 1);
+        oko_run_stats_add(&s->matches, 1);
         return true;
     } else if (OVS_UNLIKELY(r0 != 0)) {
-        slot_add(&s->errors, 1);
+        oko_run_stats_add(&s->errors, 1);
     }
     return false;
 }

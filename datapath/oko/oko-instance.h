@@ -32,14 +32,19 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "dp-packet.h"
+#include "oko-filter.h"
 #include "ovs-atomic.h"
+#include "ovs-thread.h"
 #include "util.h"
 
 struct dp_packet;
 struct oko_filter;
 
 #define OKO_STATS_SLOTS 64
-#define OKO_TIME_SAMPLE 32
+/* A power of two.  Reading the clock twice costs more than a short
+ * program's run, so it is done rarely. */
+#define OKO_TIME_SAMPLE 1024
 
 struct oko_run_stats {
     atomic_uint64_t runs;           /* Times the program ran. */
@@ -65,10 +70,46 @@ struct oko_instance *oko_instance_ref(const struct oko_instance *);
 bool oko_instance_try_ref_rcu(const struct oko_instance *);
 void oko_instance_unref(struct oko_instance *);
 
+bool oko_instance_run_timed(struct oko_instance *, struct oko_run_stats *,
+                            const struct dp_packet *);
+
+static inline void
+oko_run_stats_add(atomic_uint64_t *counter, uint64_t n)
+{
+    uint64_t v;
+    atomic_read_relaxed(counter, &v);
+    atomic_store_relaxed(counter, v + n);
+}
+
 /* Runs the program on 'packet' and counts the run.  Returns true if the
  * program accepted the packet (returned 1); any value other than 0 or 1 is
- * counted as an error and is no match. */
-bool oko_instance_run(const struct oko_instance *, const struct dp_packet *);
+ * counted as an error and is no match.  Inline: it is on the datapath's
+ * per-packet path, once per program of a chain. */
+static inline bool
+oko_instance_run(const struct oko_instance *inst_,
+                 const struct dp_packet *packet)
+{
+    struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
+    struct oko_run_stats *s = &inst->stats[ovsthread_id_self()
+                                           % OKO_STATS_SLOTS];
+    uint64_t runs;
+
+    atomic_read_relaxed(&s->runs, &runs);
+    atomic_store_relaxed(&s->runs, runs + 1);
+    if (OVS_UNLIKELY(runs % OKO_TIME_SAMPLE == 0)) {
+        return oko_instance_run_timed(inst, s, packet);
+    }
+
+    uint64_t r0 = oko_filter_run(inst->filter, dp_packet_data(packet),
+                                 dp_packet_size(packet));
+    if (r0 == 1) {
+        oko_run_stats_add(&s->matches, 1);
+        return true;
+    } else if (OVS_UNLIKELY(r0 != 0)) {
+        oko_run_stats_add(&s->errors, 1);
+    }
+    return false;
+}
 
 struct oko_instance_totals {
     uint64_t runs, matches, errors;
