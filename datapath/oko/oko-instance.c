@@ -90,14 +90,7 @@ oko_instance_run_timed(struct oko_instance *inst, struct oko_run_stats *s,
                                  dp_packet_size(packet));
     oko_run_stats_add(&s->timed_ns, monotonic_ns() - start);
     oko_run_stats_add(&s->timed_runs, 1);
-
-    if (r0 == 1) {
-        oko_run_stats_add(&s->matches, 1);
-        return true;
-    } else if (OVS_UNLIKELY(r0 != 0)) {
-        oko_run_stats_add(&s->errors, 1);
-    }
-    return false;
+    return oko_run_stats_count_result(s, r0);
 }
 
 void

@@ -81,6 +81,20 @@ oko_run_stats_add(atomic_uint64_t *counter, uint64_t n)
     atomic_store_relaxed(counter, v + n);
 }
 
+/* Counts what a run returned in 's': true for a match (1); a value other
+ * than 0 or 1 is an error and no match. */
+static inline bool
+oko_run_stats_count_result(struct oko_run_stats *s, uint64_t r0)
+{
+    if (r0 == 1) {
+        oko_run_stats_add(&s->matches, 1);
+        return true;
+    } else if (OVS_UNLIKELY(r0 != 0)) {
+        oko_run_stats_add(&s->errors, 1);
+    }
+    return false;
+}
+
 /* Runs the program on 'packet' and counts the run.  Returns true if the
  * program accepted the packet (returned 1); any value other than 0 or 1 is
  * counted as an error and is no match.  Inline: it is on the datapath's
@@ -102,13 +116,7 @@ oko_instance_run(const struct oko_instance *inst_,
 
     uint64_t r0 = oko_filter_run(inst->filter, dp_packet_data(packet),
                                  dp_packet_size(packet));
-    if (r0 == 1) {
-        oko_run_stats_add(&s->matches, 1);
-        return true;
-    } else if (OVS_UNLIKELY(r0 != 0)) {
-        oko_run_stats_add(&s->errors, 1);
-    }
-    return false;
+    return oko_run_stats_count_result(s, r0);
 }
 
 struct oko_instance_totals {
