@@ -77,13 +77,15 @@ void oko_filter_destroy(struct oko_filter *filter);
 static inline uint64_t
 oko_filter_run(const struct oko_filter *filter, const void *pkt, uint64_t len)
 {
-    if (!filter->prog.n_maps) {
-        return filter->jit.fn ? filter->jit.fn(pkt, len) : oko_interp_run(filter->code, pkt, len);
+    bool in_section = filter->prog.n_maps != 0;
+    if (in_section) {
+        oko_epoch_enter();
     }
-    oko_epoch_enter();
     uint64_t r0 = filter->jit.fn ? filter->jit.fn(pkt, len)
                                  : oko_interp_run(filter->code, pkt, len);
-    oko_epoch_exit();
+    if (in_section) {
+        oko_epoch_exit();
+    }
     return r0;
 }
 
