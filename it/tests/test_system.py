@@ -193,19 +193,27 @@ def test_flow_stats_with_filter_prog_read_back_into_the_operational_inventory(sy
 PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
 
 
-def _send_experimenter(system, node_id, case):
-    """openflowplugin's send-experimenter RPC with an Oko case; retried while the node's routed RPCs are not
-    registered yet."""
+def _rpc(system, rpc, node_id, case):
+    """One of openflowplugin's routed experimenter RPCs with an Oko case; retried while the node's routed RPCs
+    are not registered yet."""
     body = {"input": {
         "node": f"/opendaylight-inventory:nodes/opendaylight-inventory:node[opendaylight-inventory:id='{node_id}']",
         **case}}
     deadline = time.time() + 60
     while True:
-        r = requests.post(f"{system.restconf}/operations/sal-experimenter-message:send-experimenter", json=body,
-                          auth=AUTH, timeout=60)
+        r = requests.post(f"{system.restconf}/operations/{rpc}", json=body, auth=AUTH, timeout=60)
         if "No implementation of RPC" not in r.text or time.time() > deadline:
             return r
         time.sleep(2)
+
+
+def _send_experimenter(system, node_id, case):
+    return _rpc(system, "sal-experimenter-message:send-experimenter", node_id, case)
+
+
+def _dump_maps(system, node_id, prog_id, map_mask):
+    return _rpc(system, "sal-experimenter-mp-message:send-experimenter-mp-request", node_id, {
+        "oko-openflowplugin:oko-dump-maps-request": {"prog-id": prog_id, "map-mask": map_mask}})
 
 
 def test_load_prog_through_the_controller_runs_on_the_real_switch(system):
@@ -229,6 +237,57 @@ def test_verifier_rejection_reaches_the_rpc_caller_with_its_text(system):
     assert "packet read of 1 bytes at offset 12 is not proven within len" in r.text, r.text
     show = system.sh(f"ovs-appctl oko/show {system.bridge}")
     assert "program 22" not in show.stdout, show.stdout
+
+
+DUMP_PROG = 24
+DUMP_ENTRIES = 2500          # 36 bytes each: more than one OpenFlow message holds
+UPDATE_MAP_BATCH = 1000
+
+
+def test_dump_maps_through_the_controller_returns_what_update_map_wrote(system):
+    """UPDATE_MAP (send-experimenter) writes 2500 entries into a program's connection table on the real switch;
+    DUMP_MAPS through send-experimenter-mp-request returns exactly those entries, split over several multipart
+    replies (one RPC output item each, the map's section marked as continuing), and the switch itself lists the
+    same number; a dump of a program that is not loaded fails with the switch's text."""
+    elf = (PROGS / "conntrack_established.o").read_bytes()    # map 0: lru_hash, key 12, value 24
+    r = _send_experimenter(system, system.node_id, {
+        "oko-openflowplugin:oko-load-prog": {"prog-id": DUMP_PROG, "replace": True,
+                                            "elf": base64.b64encode(elf).decode()}})
+    assert r.status_code in (200, 204), r.text
+
+    written = {struct.pack("!III", 0x0A000000 + i, i, 6): struct.pack("<QQQ", i, 2 * i, 3 * i)
+               for i in range(DUMP_ENTRIES)}
+    items = list(written.items())
+    for start in range(0, len(items), UPDATE_MAP_BATCH):
+        batch = items[start:start + UPDATE_MAP_BATCH]
+        r = _send_experimenter(system, system.node_id, {"oko-openflowplugin:oko-update-map": {
+            "prog-id": DUMP_PROG, "map-index": 0, "key-size": 12, "value-size": 24,
+            "entry": [{"key": base64.b64encode(k).decode(), "value": base64.b64encode(v).decode()}
+                      for k, v in batch]}})
+        assert r.status_code in (200, 204), r.text
+
+    r = _dump_maps(system, system.node_id, DUMP_PROG, 1)
+    assert r.status_code == 200, r.text
+    replies = [item["oko-openflowplugin:oko-dump-maps-reply"]
+               for item in r.json()["sal-experimenter-mp-message:output"]["experimenter-core-message-item"]]
+    assert len(replies) >= 2, f"{len(replies)} reply for {DUMP_ENTRIES} entries of 36 bytes"
+    dumped = {}
+    for n, reply in enumerate(replies):
+        assert reply["prog-id"] == DUMP_PROG, reply["prog-id"]
+        sections = reply["map-section"]
+        assert [s["map-index"] for s in sections] == [0], [s["map-index"] for s in sections]
+        assert (sections[0]["key-size"], sections[0]["value-size"]) == (12, 24), sections[0]
+        assert sections[0].get("continues", False) == (n < len(replies) - 1), (n, sections[0].get("continues"))
+        for entry in sections[0]["entry"]:
+            dumped[base64.b64decode(entry["key"])] = base64.b64decode(entry["value"])
+    assert dumped == written
+
+    listed = system.sh(f"ovs-ofctl -O OpenFlow13 dump-maps {system.bridge} {DUMP_PROG} 0").stdout
+    assert sum(1 for line in listed.splitlines() if line.startswith("  ")) == DUMP_ENTRIES, listed[:400]
+
+    r = _dump_maps(system, system.node_id, DUMP_PROG + 1, 0)
+    assert r.status_code >= 400 or "error" in r.text.lower(), r.text
+    assert f"program {DUMP_PROG + 1} is not loaded" in r.text, r.text
 
 
 SEND_MAPS_PROG = 23

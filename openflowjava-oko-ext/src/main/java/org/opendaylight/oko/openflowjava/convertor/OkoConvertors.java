@@ -21,6 +21,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoLoadProgSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUnloadProgSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUpdateMapSal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSal;
 
 /**
  * The converters of the Oko extension, one instance each.
@@ -29,6 +30,7 @@ public final class OkoConvertors {
     private final FilterProgConvertor filterProg = new FilterProgConvertor();
     private final SendMapsActionConvertor sendMapsAction = new SendMapsActionConvertor();
     private final SendMapsMessageConvertor sendMapsMessage = new SendMapsMessageConvertor();
+    private final DumpMapsConvertor dumpMaps = new DumpMapsConvertor();
     private final List<MessageConvertor<?>> messages = List.of(
         new MessageConvertor<>(OkoLoadProgSal.class, OkoConstants.EXP_TYPE_LOAD_PROG,
             sal -> new OkoLoadProgCaseBuilder()
@@ -46,7 +48,9 @@ public final class OkoConvertors {
             sal -> new OkoDeleteMapEntriesCaseBuilder()
                 .setOkoDeleteMapEntries(new OkoDeleteMapEntriesBuilder(
                     MessageConvertor.present(sal.getOkoDeleteMapEntries(), "oko-delete-map-entries")).build())
-                .build()));
+                .build()),
+        // Multi-layer mode only: single-layer mode serializes the request with codec.singlelayer.
+        new MessageConvertor<>(OkoDumpMapsRequestSal.class, OkoConstants.EXP_TYPE_DUMP_MAPS, dumpMaps::toRequestBody));
 
     public FilterProgConvertor filterProg() {
         return filterProg;
@@ -58,6 +62,10 @@ public final class OkoConvertors {
 
     public SendMapsMessageConvertor sendMapsMessage() {
         return sendMapsMessage;
+    }
+
+    public DumpMapsConvertor dumpMaps() {
+        return dumpMaps;
     }
 
     public List<MessageConvertor<?>> messages() {

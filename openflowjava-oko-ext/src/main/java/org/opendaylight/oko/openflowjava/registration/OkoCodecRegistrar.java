@@ -30,6 +30,9 @@ import org.opendaylight.oko.openflowjava.codec.message.LoadProgCodec;
 import org.opendaylight.oko.openflowjava.codec.message.SendMapsCodec;
 import org.opendaylight.oko.openflowjava.codec.message.UnloadProgCodec;
 import org.opendaylight.oko.openflowjava.codec.message.UpdateMapCodec;
+import org.opendaylight.oko.openflowjava.codec.singlelayer.DumpMapsRequestSerializer;
+import org.opendaylight.oko.openflowjava.codec.singlelayer.ExperimenterReplyBodyDecoder;
+import org.opendaylight.oko.openflowjava.convertor.DumpMapsConvertor;
 import org.opendaylight.openflowjava.protocol.api.keys.ActionSerializerKey;
 import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterActionDeserializerKey;
 import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterIdDeserializerKey;
@@ -38,9 +41,12 @@ import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterIdTypeSeriali
 import org.opendaylight.openflowjava.protocol.api.keys.MatchEntryDeserializerKey;
 import org.opendaylight.openflowjava.protocol.api.keys.MatchEntrySerializerKey;
 import org.opendaylight.openflowjava.protocol.api.keys.MessageCodeKey;
+import org.opendaylight.openflowjava.protocol.api.keys.MessageTypeKey;
 import org.opendaylight.openflowjava.protocol.spi.connection.SwitchConnectionProvider;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.multipart.types.rev170112.multipart.reply.MultipartReplyBody;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.FilterProg;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.action.container.action.choice.OkoSendMapsActionCase;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.oxm.rev150225.ExperimenterClass;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.ErrorMessage;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.ExperimenterMessage;
@@ -57,12 +63,14 @@ public final class OkoCodecRegistrar {
     private static final int OFPT_EXPERIMENTER = 4;
     private static final int OFPT_MULTIPART_REPLY = 19;
     private static final int OXM_CLASS_EXPERIMENTER = 0xFFFF;
+    private static final int OFPMP_EXPERIMENTER = 0xFFFF;
 
     /** Controller-to-switch and switch-to-controller message bodies, by exp_type. */
     private final List<AbstractBodyCodec<?>> messageCodecs = List.of(new LoadProgCodec(), new UnloadProgCodec(),
         new UpdateMapCodec(), new DeleteMapEntriesCodec(), new SendMapsCodec());
     private final DumpMapsRequestCodec dumpMapsRequest = new DumpMapsRequestCodec();
     private final DumpMapsReplyCodec dumpMapsReply = new DumpMapsReplyCodec();
+    private final DumpMapsConvertor dumpMapsConvertor = new DumpMapsConvertor();
     private final FilterProgCodec filterProg = new FilterProgCodec();
     private final SendMapsActionCodec sendMapsAction = new SendMapsActionCodec();
     private final OkoErrorCodec errors = new OkoErrorCodec();
@@ -74,6 +82,9 @@ public final class OkoCodecRegistrar {
         }
         provider.registerMultipartRequestSerializer(serializerKey(dumpMapsRequest), dumpMapsRequest);
         provider.registerMultipartReplyMessageDeserializer(deserializerKey(dumpMapsReply), dumpMapsReply);
+        // Single-layer mode (openflowplugin's default) serializes send-experimenter-mp-request's case by its class.
+        provider.registerSerializer(new MessageTypeKey<>(OF13, OkoDumpMapsRequestSal.class),
+            new DumpMapsRequestSerializer(dumpMapsRequest, dumpMapsConvertor));
 
         provider.registerMatchEntrySerializer(filterProgSerializerKey(), filterProg);
         provider.registerMatchEntryDeserializer(filterProgDeserializerKey(), filterProg);
@@ -96,8 +107,19 @@ public final class OkoCodecRegistrar {
     }
 
     /**
-     * Removes the codecs that openflowjava lets an extension remove. The three message decoders stay: they hand
-     * every non-Oko message to openflowjava's own factories, so they are harmless without the codecs.
+     * Installs the decoder of OFPMP_EXPERIMENTER reply bodies for openflowplugin's single-layer mode, in place of
+     * the plugin's own (see the codec.singlelayer package). Must run after the plugin has started the provider:
+     * the plugin installs its decoder at that point and would replace this one.
+     */
+    public void registerSingleLayerReplyDecoder(final SwitchConnectionProvider provider) {
+        provider.registerDeserializer(new MessageCodeKey(OF13, OFPMP_EXPERIMENTER, MultipartReplyBody.class),
+            new ExperimenterReplyBodyDecoder(dumpMapsReply, dumpMapsConvertor));
+    }
+
+    /**
+     * Removes the codecs that openflowjava lets an extension remove. The message decoders and the single-layer
+     * DUMP_MAPS codecs stay (openflowjava can only remove experimenter keys): they hand every non-Oko message to
+     * openflowjava's or openflowplugin's own code, so they are harmless without the rest.
      */
     public void unregister(final SwitchConnectionProvider provider) {
         for (AbstractBodyCodec<?> codec : messageCodecs) {
