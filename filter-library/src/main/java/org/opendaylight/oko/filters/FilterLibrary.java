@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  */
 public final class FilterLibrary {
     private static final String RESOURCE_DIR = "/org/opendaylight/oko/filters/";
-    private static final Pattern VALID_NAME = Pattern.compile("[a-z0-9_]{1,64}");
+    private static final Pattern VALID_NAME = Pattern.compile("[a-z0-9_-]{1,64}");
 
     private final List<String> names;
 
