@@ -16,4 +16,8 @@ public final class InvalidProgramException extends IllegalArgumentException {
     public InvalidProgramException(final String message) {
         super(message);
     }
+
+    public InvalidProgramException(final String message, final Throwable cause) {
+        super(message, cause);
+    }
 }

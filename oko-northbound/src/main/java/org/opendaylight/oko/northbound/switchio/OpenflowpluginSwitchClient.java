@@ -1,0 +1,221 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.switchio;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.util.concurrent.FluentFuture;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.opendaylight.mdsal.binding.api.RpcService;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.SendExperimenter;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.SendExperimenterInputBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.mp.message.service.rev151020.SendExperimenterMpRequest;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.mp.message.service.rev151020.SendExperimenterMpRequestInputBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeRef;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapIndex;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.map.entries.EntryBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoDeleteMapEntriesSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoLoadProgSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUnloadProgSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUpdateMapSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.delete.map.entries.sal.OkoDeleteMapEntriesBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.load.prog.sal.OkoLoadProgBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.unload.prog.sal.OkoUnloadProgBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.update.map.sal.OkoUpdateMapBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.oko.dump.maps.request.sal.OkoDumpMapsRequestBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.output.experimenter.core.message.item.experimenter.message.of.choice.OkoDumpMapsReplySal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.experimenter.core.message.ExperimenterMessageOfChoice;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.yang.common.RpcError;
+import org.opendaylight.yangtools.yang.common.RpcResult;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
+import org.opendaylight.yangtools.yang.common.Uint8;
+
+/**
+ * {@link SwitchClient} over openflowplugin's routed experimenter RPCs (send-experimenter, which completes when
+ * the switch answers the barrier behind the message, and send-experimenter-mp-request), with the Oko cases of
+ * openflowjava-oko-ext. Only the controller instance that masters a switch has its RPCs; elsewhere the call fails
+ * with "not connected".
+ */
+public final class OpenflowpluginSwitchClient implements SwitchClient {
+    /** Largest OpenFlow message; UPDATE_MAP and DELETE_MAP_ENTRIES are split to fit. */
+    static final int MAX_MESSAGE = 65535;
+    static final int MAP_MESSAGE_HEADER = 32;
+    private static final String DEVICE_ERROR_CODE = " code ";
+
+    private final RpcService rpcs;
+    private final ScheduledExecutorService timer;
+    private final long timeoutMillis;
+
+    public OpenflowpluginSwitchClient(final RpcService rpcs, final ScheduledExecutorService timer,
+            final long timeoutMillis) {
+        this.rpcs = requireNonNull(rpcs);
+        this.timer = requireNonNull(timer);
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    @Override
+    public ListenableFuture<Void> loadProgram(final String node, final long progId, final byte[] elf,
+            final boolean replace, final boolean keepMaps) {
+        return send(node, new OkoLoadProgSalBuilder().setOkoLoadProg(new OkoLoadProgBuilder()
+            .setProgId(programId(progId)).setReplace(replace).setKeepMaps(keepMaps).setElf(elf).build()).build());
+    }
+
+    @Override
+    public ListenableFuture<Void> unloadProgram(final String node, final long progId, final boolean force) {
+        return send(node, new OkoUnloadProgSalBuilder().setOkoUnloadProg(new OkoUnloadProgBuilder()
+            .setProgId(programId(progId)).setForce(force).build()).build());
+    }
+
+    @Override
+    public ListenableFuture<Void> updateMap(final String node, final long progId, final int mapIndex,
+            final int keySize, final int valueSize, final List<Entry> entries) {
+        final List<ListenableFuture<Void>> sent = new ArrayList<>();
+        for (List<Entry> batch : batches(entries, keySize + valueSize)) {
+            sent.add(send(node, new OkoUpdateMapSalBuilder().setOkoUpdateMap(new OkoUpdateMapBuilder()
+                .setProgId(programId(progId))
+                .setMapIndex(new MapIndex(Uint8.valueOf(mapIndex)))
+                .setKeySize(Uint16.valueOf(keySize))
+                .setValueSize(Uint16.valueOf(valueSize))
+                .setEntry(batch.stream().map(e -> new EntryBuilder().setKey(e.key()).setValue(e.value()).build())
+                    .toList())
+                .build()).build()));
+        }
+        return allOf(sent);
+    }
+
+    @Override
+    public ListenableFuture<Void> deleteMapEntries(final String node, final long progId, final int mapIndex,
+            final int keySize, final boolean all, final List<byte[]> keys) {
+        final List<List<Entry>> batches = all ? List.of(List.of())
+            : batches(keys.stream().map(k -> new Entry(k, new byte[0])).toList(), keySize);
+        final List<ListenableFuture<Void>> sent = new ArrayList<>();
+        for (List<Entry> batch : batches) {
+            sent.add(send(node, new OkoDeleteMapEntriesSalBuilder().setOkoDeleteMapEntries(
+                new OkoDeleteMapEntriesBuilder()
+                    .setProgId(programId(progId))
+                    .setMapIndex(new MapIndex(Uint8.valueOf(mapIndex)))
+                    .setDeleteAll(all)
+                    .setKeySize(Uint16.valueOf(all ? 0 : keySize))
+                    .setEntry(batch.stream().map(e -> new EntryBuilder().setKey(e.key()).build()).toList())
+                    .build()).build()));
+        }
+        return allOf(sent);
+    }
+
+    @Override
+    public ListenableFuture<List<MapSection>> dumpMaps(final String node, final long progId, final long mapMask) {
+        final var input = new SendExperimenterMpRequestInputBuilder()
+            .setNode(nodeRef(node))
+            .setExperimenterMessageOfChoice(new OkoDumpMapsRequestSalBuilder().setOkoDumpMapsRequest(
+                new OkoDumpMapsRequestBuilder().setProgId(programId(progId)).setMapMask(Uint64.fromLongBits(mapMask))
+                    .build()).build())
+            .build();
+        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenterMpRequest.class).invoke(input)),
+            result -> {
+                if (!result.isSuccessful()) {
+                    return Futures.immediateFailedFuture(failure(node, result));
+                }
+                final List<MapSection> sections = new ArrayList<>();
+                for (var item : result.getResult().nonnullExperimenterCoreMessageItem()) {
+                    final ExperimenterMessageOfChoice choice = item.getExperimenterMessageOfChoice();
+                    if (!(choice instanceof OkoDumpMapsReplySal reply)) {
+                        continue;
+                    }
+                    for (var section : reply.getOkoDumpMapsReply().nonnullMapSection()) {
+                        sections.add(new MapSection(section.getMapIndex().getValue().intValue(),
+                            section.getMapType().getIntValue(), section.getKeySize().intValue(),
+                            section.getValueSize().intValue(), section.nonnullEntry().stream()
+                                .map(e -> new Entry(e.getKey(), e.getValue() == null ? new byte[0] : e.getValue()))
+                                .toList()));
+                    }
+                }
+                return Futures.immediateFuture(sections);
+            }, MoreExecutors.directExecutor());
+    }
+
+    /** Entries in groups that fit one message each. */
+    static List<List<Entry>> batches(final List<Entry> entries, final int entrySize) {
+        final int perMessage = Math.max(1, (MAX_MESSAGE - MAP_MESSAGE_HEADER) / Math.max(1, entrySize));
+        final List<List<Entry>> batches = new ArrayList<>();
+        for (int start = 0; start < entries.size(); start += perMessage) {
+            batches.add(entries.subList(start, Math.min(entries.size(), start + perMessage)));
+        }
+        return batches;
+    }
+
+    private ListenableFuture<Void> send(final String node, final ExperimenterMessageOfChoice message) {
+        final var input = new SendExperimenterInputBuilder()
+            .setNode(nodeRef(node))
+            .setExperimenterMessageOfChoice(message)
+            .build();
+        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenter.class).invoke(input)),
+            result -> result.isSuccessful() ? Futures.immediateVoidFuture()
+                : Futures.immediateFailedFuture(failure(node, result)),
+            MoreExecutors.directExecutor());
+    }
+
+    private <T> ListenableFuture<RpcResult<T>> withTimeout(final String node,
+            final ListenableFuture<RpcResult<T>> call) {
+        return FluentFuture.from(call)
+            .withTimeout(timeoutMillis, TimeUnit.MILLISECONDS, timer)
+            .catchingAsync(TimeoutException.class, e -> Futures.immediateFailedFuture(new SwitchException(
+                node + " did not answer within " + timeoutMillis + " ms", false)), MoreExecutors.directExecutor());
+    }
+
+    private static ListenableFuture<Void> allOf(final List<ListenableFuture<Void>> futures) {
+        return Futures.transform(Futures.allAsList(futures), ignored -> null, MoreExecutors.directExecutor());
+    }
+
+    /**
+     * The switch's words from a failed RPC result. openflowplugin reports a switch error as "Device reported error
+     * type OKO code OKO_EC_...: text"; the part after "code" is the Oko error name and text.
+     */
+    static SwitchException failure(final String node, final RpcResult<?> result) {
+        final String text = result.getErrors().stream().map(OpenflowpluginSwitchClient::describe)
+            .collect(Collectors.joining("; "));
+        final int code = text.indexOf(DEVICE_ERROR_CODE);
+        if (text.startsWith("Device reported error") && code >= 0) {
+            return new SwitchException(text.substring(code + DEVICE_ERROR_CODE.length()), true);
+        }
+        if (text.contains("No implementation of RPC")) {
+            return new SwitchException(node + " is not connected to this controller", false);
+        }
+        return new SwitchException(text.isEmpty() ? node + " failed the request" : text, false);
+    }
+
+    private static String describe(final RpcError error) {
+        final String message = error.getMessage();
+        return message != null ? message : String.valueOf(error.getCause());
+    }
+
+    static NodeRef nodeRef(final String node) {
+        return new NodeRef(DataObjectIdentifier.builder(Nodes.class)
+            .child(Node.class, new NodeKey(new NodeId(node))).build());
+    }
+
+    private static ProgramId programId(final long progId) {
+        return new ProgramId(Uint32.valueOf(progId));
+    }
+}

@@ -1,0 +1,38 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.switchio;
+
+import com.google.common.util.concurrent.ListenableFuture;
+import java.util.List;
+
+/**
+ * The Oko messages to one switch, as the northbound needs them. A future fails with {@link SwitchException} when
+ * the switch refuses (its Oko error text in the message) or does not answer in time.
+ */
+public interface SwitchClient {
+    /** One map entry: key and value bytes (value empty for sketches' UPDATE_MAP of bloom maps). */
+    record Entry(byte[] key, byte[] value) {
+    }
+
+    /** One map's contents from a DUMP_MAPS reply; a map split over replies comes as several sections. */
+    record MapSection(int mapIndex, int mapType, int keySize, int valueSize, List<Entry> entries) {
+    }
+
+    ListenableFuture<Void> loadProgram(String node, long progId, byte[] elf, boolean replace, boolean keepMaps);
+
+    ListenableFuture<Void> unloadProgram(String node, long progId, boolean force);
+
+    ListenableFuture<Void> updateMap(String node, long progId, int mapIndex, int keySize, int valueSize,
+        List<Entry> entries);
+
+    ListenableFuture<Void> deleteMapEntries(String node, long progId, int mapIndex, int keySize, boolean all,
+        List<byte[]> keys);
+
+    /** The sections of every reply, in order. */
+    ListenableFuture<List<MapSection>> dumpMaps(String node, long progId, long mapMask);
+}
