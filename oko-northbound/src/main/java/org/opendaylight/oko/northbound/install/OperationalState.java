@@ -1,0 +1,108 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.install;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.util.concurrent.FluentFuture;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.common.api.CommitInfo;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramKey;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the operational side of /switches: per switch whether it is connected, per program its status. Writes
+ * are merges of whole leaves, so concurrent writers of different programs do not disturb each other.
+ */
+public final class OperationalState {
+    private static final Logger LOG = LoggerFactory.getLogger(OperationalState.class);
+    private static final DateTimeFormatter DATE_AND_TIME = DateTimeFormatter.ISO_OFFSET_DATE_TIME
+        .withZone(ZoneOffset.UTC);
+
+    private final DataBroker broker;
+
+    public OperationalState(final DataBroker broker) {
+        this.broker = requireNonNull(broker);
+    }
+
+    public static DataObjectIdentifier<Switch> switchPath(final String node) {
+        return DataObjectIdentifier.builder(Switches.class).child(Switch.class, new SwitchKey(new NodeId(node)))
+            .build();
+    }
+
+    public static DataObjectIdentifier<Program> programPath(final String node, final long progId) {
+        return DataObjectIdentifier.builder(Switches.class).child(Switch.class, new SwitchKey(new NodeId(node)))
+            .child(Program.class, new ProgramKey(new ProgramId(Uint32.valueOf(progId)))).build();
+    }
+
+    public static DateAndTime now() {
+        return new DateAndTime(DATE_AND_TIME.format(Instant.now()));
+    }
+
+    /** Records a program's status on a switch. */
+    public FluentFuture<? extends CommitInfo> programStatus(final String node, final long progId,
+            final String programName, final String sha256, final Outcome outcome) {
+        final var program = new ProgramBuilder()
+            .setProgramId(new ProgramId(Uint32.valueOf(progId)))
+            .setProgram(programName == null ? null : new ProgramName(programName))
+            .setStatus(outcome.status())
+            .setStatusMessage(outcome.message())
+            .setStatusTime(now())
+            .setSha256(sha256)
+            .build();
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, programPath(node, progId), program);
+        return logged(tx.commit(), node + " program " + progId);
+    }
+
+    public FluentFuture<? extends CommitInfo> removeProgram(final String node, final long progId) {
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, programPath(node, progId));
+        return logged(tx.commit(), node + " program " + progId);
+    }
+
+    public FluentFuture<? extends CommitInfo> connected(final String node, final boolean connected) {
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(node),
+            new SwitchBuilder().setNode(new NodeId(node)).setConnected(connected).build());
+        return logged(tx.commit(), node);
+    }
+
+    private static FluentFuture<? extends CommitInfo> logged(final FluentFuture<? extends CommitInfo> commit,
+            final String what) {
+        commit.addCallback(new com.google.common.util.concurrent.FutureCallback<CommitInfo>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                // nothing to say
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("Could not record the operational state of {}", what, cause);
+            }
+        }, com.google.common.util.concurrent.MoreExecutors.directExecutor());
+        return commit;
+    }
+}

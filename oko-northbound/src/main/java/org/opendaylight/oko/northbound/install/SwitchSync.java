@@ -1,0 +1,193 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.install;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import com.google.common.util.concurrent.SettableFuture;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.northbound.program.InvalidProgramException;
+import org.opendaylight.oko.northbound.program.ProgramResolver;
+import org.opendaylight.oko.northbound.program.ResolvedProgram;
+import org.opendaylight.oko.northbound.switchio.SwitchException;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings a switch in line with the configuration: every program configured for it loaded (with its current ELF,
+ * parameters and initial entries), every program configuration loaded and no longer wants unloaded. One sync at a
+ * time per switch, in the order asked; syncs of different switches run in parallel.
+ */
+public final class SwitchSync {
+    private static final Logger LOG = LoggerFactory.getLogger(SwitchSync.class);
+
+    private final DataBroker broker;
+    private final ProgramResolver resolver;
+    private final ProgramInstaller installer;
+    private final LoadedPrograms loaded;
+    private final OperationalState state;
+    private final ExecutorService pool;
+    private final long switchTimeoutMillis;
+    private final Map<String, Executor> perSwitch = new ConcurrentHashMap<>();
+
+    public SwitchSync(final DataBroker broker, final ProgramResolver resolver, final ProgramInstaller installer,
+            final LoadedPrograms loaded, final OperationalState state, final ExecutorService pool,
+            final long switchTimeoutMillis) {
+        this.broker = requireNonNull(broker);
+        this.resolver = requireNonNull(resolver);
+        this.installer = requireNonNull(installer);
+        this.loaded = requireNonNull(loaded);
+        this.state = requireNonNull(state);
+        this.pool = requireNonNull(pool);
+        this.switchTimeoutMillis = switchTimeoutMillis;
+    }
+
+    /** Schedules a sync of one switch; the future completes when it is done (it never fails). */
+    public ListenableFuture<Void> sync(final String node) {
+        final Executor sequential = perSwitch.computeIfAbsent(node, n -> MoreExecutors.newSequentialExecutor(pool));
+        final SettableFuture<Void> done = SettableFuture.create();
+        sequential.execute(() -> {
+            try {
+                syncNow(node);
+            } catch (IllegalStateException e) {
+                LOG.error("{}: sync with the configuration failed", node, e);
+            } finally {
+                done.set(null);
+            }
+        });
+        return done;
+    }
+
+    /** Marks every program configured for a switch the controller does not master. */
+    public void markDisconnected(final String node) {
+        final Config config = readConfig(node);
+        for (var entry : config.wanted().entrySet()) {
+            state.programStatus(node, entry.getKey(), entry.getValue(), null,
+                new Outcome(InstallStatus.SwitchDisconnected, node + " is not connected to this controller"));
+        }
+    }
+
+    /** Nodes that have configuration. */
+    public Set<String> configuredSwitches() {
+        try (var tx = broker.newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.CONFIGURATION, DataObjectIdentifier.builder(Switches.class).build())
+                .get(switchTimeoutMillis, TimeUnit.MILLISECONDS)
+                .map(switches -> {
+                    final Set<String> nodes = new LinkedHashSet<>();
+                    switches.nonnullSwitch().keySet().forEach(key -> nodes.add(key.getNode().getValue()));
+                    return nodes;
+                })
+                .orElse(Set.of());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted reading the configuration", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the configuration", e);
+        }
+    }
+
+    private void syncNow(final String node) {
+        final Config config = readConfig(node);
+        for (var entry : config.wanted().entrySet()) {
+            final long progId = entry.getKey();
+            final String name = entry.getValue();
+            final Program program = config.programs().get(name);
+            if (program == null) {
+                state.programStatus(node, progId, name, null, new Outcome(InstallStatus.Failed,
+                    "program '" + name + "' is not configured under /programs"));
+                continue;
+            }
+            final ResolvedProgram resolved;
+            try {
+                resolved = resolver.resolve(name, program.getSource(), program);
+            } catch (InvalidProgramException e) {
+                state.programStatus(node, progId, name, null, new Outcome(InstallStatus.Failed, e.getMessage()));
+                continue;
+            }
+            final Optional<LoadedPrograms.Loaded> current = loaded.get(node, progId);
+            if (current.isPresent() && current.orElseThrow().origin() == LoadedPrograms.Origin.CONFIG
+                    && current.orElseThrow().fingerprint().equals(ProgramInstaller.fingerprint(resolved))) {
+                continue;
+            }
+            await(installer.install(node, progId, resolved, LoadedPrograms.Origin.CONFIG, true, true), node);
+        }
+        for (var entry : loaded.onSwitch(node).entrySet()) {
+            final long progId = entry.getKey();
+            if (entry.getValue().origin() != LoadedPrograms.Origin.CONFIG || config.wanted().containsKey(progId)) {
+                continue;
+            }
+            try {
+                await(installer.uninstall(node, progId, false), node);
+            } catch (IllegalStateException e) {
+                state.programStatus(node, progId, entry.getValue().program().name(),
+                    entry.getValue().program().image().sha256(), new Outcome(InstallStatus.Failed,
+                        "no longer configured, but the switch keeps it: " + e.getMessage()));
+            }
+        }
+    }
+
+    private <T> T await(final ListenableFuture<T> future, final String node) {
+        try {
+            return future.get(switchTimeoutMillis * 4, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            final Throwable cause = e.getCause();
+            throw new IllegalStateException(cause instanceof SwitchException ? cause.getMessage()
+                : String.valueOf(cause), e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(node + " did not answer in time", e);
+        }
+    }
+
+    /** Program ids wanted on a switch (with program names) and the configured programs. */
+    private record Config(Map<Long, String> wanted, Map<String, Program> programs) {
+    }
+
+    private Config readConfig(final String node) {
+        try (var tx = broker.newReadOnlyTransaction()) {
+            final Optional<Switch> sw = tx.read(LogicalDatastoreType.CONFIGURATION, OperationalState.switchPath(node))
+                .get(switchTimeoutMillis, TimeUnit.MILLISECONDS);
+            final Optional<Programs> programs = tx.read(LogicalDatastoreType.CONFIGURATION,
+                DataObjectIdentifier.builder(Programs.class).build()).get(switchTimeoutMillis, TimeUnit.MILLISECONDS);
+            final Map<Long, String> wanted = new java.util.TreeMap<>();
+            sw.ifPresent(s -> s.nonnullProgram().values().forEach(p -> wanted.put(p.getProgramId().getValue()
+                .toJava(), p.getProgram() == null ? "" : p.getProgram().getValue())));
+            final Map<String, Program> byName = new HashMap<>();
+            programs.ifPresent(p -> p.nonnullProgram().values().forEach(program -> byName.put(
+                program.getName().getValue(), program)));
+            return new Config(wanted, byName);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted reading the configuration", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the configuration of " + node, e);
+        }
+    }
+}
