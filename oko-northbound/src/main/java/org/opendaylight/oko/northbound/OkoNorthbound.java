@@ -1,0 +1,110 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.RpcProviderService;
+import org.opendaylight.mdsal.binding.api.RpcService;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.filters.FilterCatalog;
+import org.opendaylight.oko.filters.FilterLibrary;
+import org.opendaylight.oko.northbound.install.LoadedPrograms;
+import org.opendaylight.oko.northbound.install.OperationalState;
+import org.opendaylight.oko.northbound.install.ProgramInstaller;
+import org.opendaylight.oko.northbound.install.SwitchOwnership;
+import org.opendaylight.oko.northbound.install.SwitchSync;
+import org.opendaylight.oko.northbound.program.ProgramResolver;
+import org.opendaylight.oko.northbound.rpc.OkoRpcs;
+import org.opendaylight.oko.northbound.switchio.OpenflowpluginSwitchClient;
+import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeServiceManager;
+import org.opendaylight.openflowplugin.applications.reconciliation.NotificationRegistration;
+import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationManager;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.concepts.Registration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Oko northbound: the oko module's configuration pushed to switches and kept there, its operational state,
+ * and its RPCs.
+ */
+@Component(service = { }, immediate = true)
+public final class OkoNorthbound implements AutoCloseable {
+    /** How long a switch may take to answer one Oko message. */
+    static final long SWITCH_TIMEOUT_MILLIS = 30_000;
+    private static final Logger LOG = LoggerFactory.getLogger(OkoNorthbound.class);
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(named("oko-timer"));
+    private final ExecutorService pool = Executors.newCachedThreadPool(named("oko-sync"));
+    private final SwitchOwnership ownership;
+    private final List<Registration> registrations = new ArrayList<>();
+    private final NotificationRegistration reconciliation;
+
+    @Activate
+    public OkoNorthbound(@Reference final DataBroker broker, @Reference final RpcService rpcService,
+            @Reference final RpcProviderService rpcProvider,
+            @Reference final MastershipChangeServiceManager mastership,
+            @Reference final ReconciliationManager reconciliationManager) {
+        final var client = new OpenflowpluginSwitchClient(rpcService, timer, SWITCH_TIMEOUT_MILLIS);
+        final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
+        final var loaded = new LoadedPrograms();
+        final var state = new OperationalState(broker);
+        final var installer = new ProgramInstaller(client, loaded, state);
+        final var sync = new SwitchSync(broker, resolver, installer, loaded, state, pool, SWITCH_TIMEOUT_MILLIS);
+        ownership = new SwitchOwnership(broker, sync, loaded, state);
+
+        registrations.add(mastership.register(ownership));
+        reconciliation = reconciliationManager.registerService(ownership);
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
+            DataObjectReference.builder(Switches.class).build(), changes -> ownership.configurationChanged()));
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
+            DataObjectReference.builder(Programs.class).build(), changes -> ownership.configurationChanged()));
+        registrations.add(rpcProvider.registerRpcImplementations(
+            new OkoRpcs(broker, resolver, installer, loaded, client, SWITCH_TIMEOUT_MILLIS).implementations()));
+        LOG.info("Oko northbound started (reconciliation priority {})", SwitchOwnership.RECONCILIATION_PRIORITY);
+    }
+
+    @Deactivate
+    @Override
+    @SuppressWarnings("checkstyle:IllegalCatch")
+    public void close() {
+        registrations.forEach(Registration::close);
+        registrations.clear();
+        try {
+            reconciliation.close();
+        } catch (Exception e) {
+            LOG.warn("Could not leave reconciliation", e);
+        }
+        ownership.close();
+        pool.shutdownNow();
+        timer.shutdownNow();
+        LOG.info("Oko northbound stopped");
+    }
+
+    private static ThreadFactory named(final String prefix) {
+        final AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            final Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,151 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.install;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
+import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeService;
+import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationNotificationListener;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.params.xml.ns.yang.openflowplugin.rf.state.rev170713.ResultState;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which switches this controller instance masters, and the programs' part in openflowplugin's reconciliation:
+ * when a switch connects, its configured programs (with their parameters and initial entries) are loaded before
+ * the forwarding rules manager (reconciliation priority 1) pushes the flows that refer to them. Only the master
+ * of a switch acts for it, so clustered controllers do not push twice.
+ */
+public final class SwitchOwnership implements MastershipChangeService, ReconciliationNotificationListener {
+    /** Before the forwarding rules manager (1); alongside the arbitrator (0), which does nothing outside upgrades. */
+    public static final int RECONCILIATION_PRIORITY = 0;
+    private static final Logger LOG = LoggerFactory.getLogger(SwitchOwnership.class);
+
+    private final DataBroker broker;
+    private final SwitchSync sync;
+    private final LoadedPrograms loaded;
+    private final OperationalState state;
+    private final Set<String> owned = ConcurrentHashMap.newKeySet();
+    private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
+
+    public SwitchOwnership(final DataBroker broker, final SwitchSync sync, final LoadedPrograms loaded,
+            final OperationalState state) {
+        this.broker = requireNonNull(broker);
+        this.sync = requireNonNull(sync);
+        this.loaded = requireNonNull(loaded);
+        this.state = requireNonNull(state);
+    }
+
+    public boolean isOwned(final String node) {
+        return owned.contains(node);
+    }
+
+    @Override
+    public ListenableFuture<Boolean> startReconciliation(final DeviceInfo deviceInfo) {
+        final String node = deviceInfo.getNodeId().getValue();
+        // The switch may have restarted while away: whatever was loaded before is loaded again (replace, keep maps).
+        owned.add(node);
+        loaded.forgetSwitch(node);
+        reconciled.add(node);
+        LOG.info("{}: loading its configured programs before its flows", node);
+        return Futures.transform(sync.sync(node), ignored -> Boolean.TRUE, MoreExecutors.directExecutor());
+    }
+
+    @Override
+    public ListenableFuture<Boolean> endReconciliation(final DeviceInfo deviceInfo) {
+        return Futures.immediateFuture(Boolean.TRUE);
+    }
+
+    @Override
+    public int getPriority() {
+        return RECONCILIATION_PRIORITY;
+    }
+
+    @Override
+    public String getName() {
+        return "oko";
+    }
+
+    @Override
+    public ResultState getResultState() {
+        return ResultState.DONOTHING;
+    }
+
+    @Override
+    public void onBecomeOwner(final DeviceInfo deviceInfo) {
+        final String node = deviceInfo.getNodeId().getValue();
+        owned.add(node);
+        state.connected(node, true);
+        if (reconciled.add(node)) {
+            // Reconciliation did not run for it (the framework is off): load its programs now.
+            loaded.forgetSwitch(node);
+            sync.sync(node);
+        }
+    }
+
+    @Override
+    public void onLoseOwnership(final DeviceInfo deviceInfo) {
+        final String node = deviceInfo.getNodeId().getValue();
+        owned.remove(node);
+        reconciled.remove(node);
+        loaded.forgetSwitch(node);
+        LOG.info("{}: no longer mastered here; its programs are loaded again when it comes back", node);
+        state.connected(node, false);
+        sync.markDisconnected(node);
+    }
+
+    /** Configuration changed: every switch concerned is brought in line (or marked, when nobody masters it). */
+    public void configurationChanged() {
+        final Set<String> nodes = new LinkedHashSet<>(sync.configuredSwitches());
+        nodes.addAll(owned);
+        for (String node : nodes) {
+            if (owned.contains(node)) {
+                sync.sync(node);
+            } else if (!connectedElsewhere(node)) {
+                sync.markDisconnected(node);
+            }
+        }
+    }
+
+    /** The switch is in the operational inventory: some controller instance masters it and reports its state. */
+    private boolean connectedElsewhere(final String node) {
+        try (var tx = broker.newReadOnlyTransaction()) {
+            return tx.exists(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Nodes.class)
+                .child(Node.class, new NodeKey(new NodeId(node))).build()).get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("{}: cannot tell whether it is connected", node, e);
+            return true;
+        }
+    }
+
+    @Override
+    public void close() {
+        owned.clear();
+        reconciled.clear();
+    }
+}
