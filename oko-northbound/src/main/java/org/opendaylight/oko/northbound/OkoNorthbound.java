@@ -25,6 +25,7 @@ import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.install.ProgramInstaller;
 import org.opendaylight.oko.northbound.install.SwitchOwnership;
 import org.opendaylight.oko.northbound.install.SwitchSync;
+import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.rpc.OkoRpcs;
 import org.opendaylight.oko.northbound.switchio.OpenflowpluginSwitchClient;
@@ -54,6 +55,8 @@ public final class OkoNorthbound implements AutoCloseable {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(named("oko-timer"));
     private final ExecutorService pool = Executors.newCachedThreadPool(named("oko-sync"));
+    /** Configuration changes, one at a time and in order, off the datastore's notification thread. */
+    private final ExecutorService configChanges = Executors.newSingleThreadExecutor(named("oko-config"));
     private final SwitchOwnership ownership;
     private final List<Registration> registrations = new ArrayList<>();
     private final NotificationRegistration reconciliation;
@@ -69,17 +72,21 @@ public final class OkoNorthbound implements AutoCloseable {
         final var state = new OperationalState(broker);
         final var installer = new ProgramInstaller(client, loaded, state);
         final var sync = new SwitchSync(broker, resolver, installer, loaded, state, pool, SWITCH_TIMEOUT_MILLIS);
-        ownership = new SwitchOwnership(broker, sync, loaded, state);
+        ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver));
 
         registrations.add(mastership.register(ownership));
         reconciliation = reconciliationManager.registerService(ownership);
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
-            DataObjectReference.builder(Switches.class).build(), changes -> ownership.configurationChanged()));
+            DataObjectReference.builder(Switches.class).build(), changes -> configurationChanged()));
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
-            DataObjectReference.builder(Programs.class).build(), changes -> ownership.configurationChanged()));
+            DataObjectReference.builder(Programs.class).build(), changes -> configurationChanged()));
         registrations.add(rpcProvider.registerRpcImplementations(
             new OkoRpcs(broker, resolver, installer, loaded, client, SWITCH_TIMEOUT_MILLIS).implementations()));
         LOG.info("Oko northbound started (reconciliation priority {})", SwitchOwnership.RECONCILIATION_PRIORITY);
+    }
+
+    private void configurationChanged() {
+        configChanges.execute(ownership::configurationChanged);
     }
 
     @Deactivate
@@ -94,6 +101,7 @@ public final class OkoNorthbound implements AutoCloseable {
             LOG.warn("Could not leave reconciliation", e);
         }
         ownership.close();
+        configChanges.shutdownNow();
         pool.shutdownNow();
         timer.shutdownNow();
         LOG.info("Oko northbound stopped");

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeService;
 import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationNotificationListener;
@@ -47,12 +48,14 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     private final SwitchSync sync;
     private final LoadedPrograms loaded;
     private final OperationalState state;
+    private final ProgramInfoPublisher programInfo;
     private final Set<String> owned = ConcurrentHashMap.newKeySet();
     private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
 
     public SwitchOwnership(final DataBroker broker, final SwitchSync sync, final LoadedPrograms loaded,
-            final OperationalState state) {
+            final OperationalState state, final ProgramInfoPublisher programInfo) {
         this.broker = requireNonNull(broker);
+        this.programInfo = requireNonNull(programInfo);
         this.sync = requireNonNull(sync);
         this.loaded = requireNonNull(loaded);
         this.state = requireNonNull(state);
@@ -118,6 +121,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
 
     /** Configuration changed: every switch concerned is brought in line (or marked, when nobody masters it). */
     public void configurationChanged() {
+        programInfo.publish();
         final Set<String> nodes = new LinkedHashSet<>(sync.configuredSwitches());
         nodes.addAll(owned);
         for (String node : nodes) {

@@ -1,0 +1,109 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.program;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapIndex;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapType;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.MapName;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramsBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.program.Info;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.program.InfoBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.program.info.MapBuilder;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint8;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Mirrors /programs into the operational datastore with each program's info: whether the controller can load it
+ * (and why not), its instructions, SHA-256 and maps. An operator sees a broken upload there before any switch.
+ */
+public final class ProgramInfoPublisher {
+    private static final Logger LOG = LoggerFactory.getLogger(ProgramInfoPublisher.class);
+    private static final DataObjectIdentifier<Programs> PROGRAMS = DataObjectIdentifier.builder(Programs.class)
+        .build();
+
+    private final DataBroker broker;
+    private final ProgramResolver resolver;
+
+    public ProgramInfoPublisher(final DataBroker broker, final ProgramResolver resolver) {
+        this.broker = requireNonNull(broker);
+        this.resolver = requireNonNull(resolver);
+    }
+
+    public void publish() {
+        final Optional<Programs> config;
+        try (var tx = broker.newReadOnlyTransaction()) {
+            config = tx.read(LogicalDatastoreType.CONFIGURATION, PROGRAMS).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("Cannot read the configured programs", e);
+            return;
+        }
+        final List<Program> programs = new ArrayList<>();
+        config.ifPresent(c -> c.nonnullProgram().values().forEach(program -> programs.add(
+            new ProgramBuilder(program).setInfo(info(program)).build())));
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.put(LogicalDatastoreType.OPERATIONAL, PROGRAMS,
+            new ProgramsBuilder().setProgram(BindingMap.ordered(programs)).build());
+        tx.commit().addCallback(new com.google.common.util.concurrent.FutureCallback<Object>() {
+            @Override
+            public void onSuccess(final Object result) {
+                LOG.debug("Program info published for {} programs", programs.size());
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("Cannot publish program info", cause);
+            }
+        }, com.google.common.util.concurrent.MoreExecutors.directExecutor());
+    }
+
+    Info info(final Program program) {
+        final ResolvedProgram resolved;
+        try {
+            resolved = resolver.resolve(program.getName().getValue(), program.getSource(), program);
+        } catch (InvalidProgramException e) {
+            return new InfoBuilder().setValid(false).setProblem(e.getMessage()).build();
+        }
+        final ProgramImage image = resolved.image();
+        return new InfoBuilder()
+            .setValid(true)
+            .setInstructions(Uint32.valueOf(image.instructions()))
+            .setElfSize(Uint32.valueOf(image.size()))
+            .setSha256(image.sha256())
+            .setLibraryVersion(resolved.filter().map(f -> f.version()).orElse(null))
+            .setMap(BindingMap.ordered(image.maps().stream().map(map -> new MapBuilder()
+                .setMapIndex(new MapIndex(Uint8.valueOf(map.index())))
+                .setMapName(new MapName(map.name()))
+                .setMapType(MapType.forValue(map.type()))
+                .setKeySize(Uint16.valueOf(Math.min(map.keySize(), 0xFFFF)))
+                .setValueSize(Uint16.valueOf(Math.min(map.valueSize(), 0xFFFF)))
+                .setMaxEntries(Uint32.valueOf(map.maxEntries()))
+                .build()).toList()))
+            .build();
+    }
+}
