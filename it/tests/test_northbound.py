@@ -1,0 +1,230 @@
+# Copyright (c) 2026 Oko contributors and others. All rights reserved.
+#
+# This program and the accompanying materials are made available under the
+# terms of the Eclipse Public License v1.0 which accompanies this distribution,
+# and is available at http://www.eclipse.org/legal/epl-v10.html
+"""The oko northbound over RESTCONF against the real patched OVS: the user guide's sequence
+(docs/northbound.md), its error answers, and a switch restart. The tests run in file order and build on each
+other, like the guide."""
+import base64
+import os
+import signal
+import time
+
+import pytest
+import requests
+
+from conftest import REPO
+
+AUTH = ("admin", "admin")
+PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
+PROG_ID = 30
+FLOW_ID = "limit-sources"
+
+
+def _wait_for(predicate, timeout, what):
+    deadline = time.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.time() < deadline, what
+        time.sleep(1)
+
+
+def _rpc(system, name, body):
+    """An oko RPC; retried while RESTCONF does not know the module's RPCs yet (just after boot)."""
+    deadline = time.time() + 60
+    while True:
+        r = requests.post(f"{system.restconf}/operations/oko:{name}", json={"input": body}, auth=AUTH, timeout=120)
+        if r.status_code != 404 or time.time() > deadline:
+            return r
+        time.sleep(2)
+
+
+def _error_message(response):
+    errors = response.json()["errors"]["error"]
+    return " | ".join(e.get("error-message", "") for e in errors)
+
+
+def _switch_program(system, prog_id, content="nonconfig"):
+    r = requests.get(f"{system.restconf}/data/oko:switches/switch={system.node_id}/program={prog_id}"
+                     f"?content={content}", auth=AUTH, timeout=30)
+    return r.json()["oko:program"][0] if r.status_code == 200 else None
+
+
+def _oko_show(system):
+    return system.sh(f"ovs-appctl oko/show {system.bridge}").stdout
+
+
+def _dump_params(system):
+    r = _rpc(system, "dump-maps", {"node": system.node_id, "program-id": PROG_ID, "map": ["params"]})
+    assert r.status_code == 200, r.text
+    (params,) = r.json()["oko:output"]["map"]
+    (entry,) = params["entry"]
+    return {f["name"]: f["value"] for f in entry["value-field"]}
+
+
+@pytest.fixture(scope="module")
+def clean(system):
+    """Starts from an empty oko configuration (the datastore outlives `down`)."""
+    for path in ("oko:switches", "oko:programs"):
+        requests.delete(f"{system.restconf}/data/{path}", auth=AUTH, timeout=30)
+    flow = (f"{system.restconf}/data/opendaylight-inventory:nodes/node={system.node_id}"
+            f"/flow-node-inventory:table=0/flow={FLOW_ID}")
+    requests.delete(flow, auth=AUTH, timeout=30)
+    return system
+
+
+def test_library_lists_the_rate_limiter_with_its_parameters(clean):
+    r = _rpc(clean, "list-library", {})
+    assert r.status_code == 200, r.text
+    filters = {f["name"]: f for f in r.json()["oko:output"]["filter"]}
+    limiter = filters["rate-limiter"]
+    assert {p["name"]: p["default"] for p in limiter["parameter"]} == {"rate": "1000", "burst": "rate"}
+    assert [m["map-name"] for m in limiter["map"]] == ["params", "buckets"]
+    assert limiter["map"][1]["key-layout"] == "source:ipv4"
+
+
+def test_stored_program_from_the_library_shows_its_info(clean):
+    program = {"oko:program": [{"name": "limiter", "description": "5 packets per second per source",
+                                "library-filter": "rate-limiter",
+                                "parameter": [{"name": "rate", "value": "5"}, {"name": "burst", "value": "8"}]}]}
+    r = requests.put(f"{clean.restconf}/data/oko:programs/program=limiter", json=program, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+
+    def info():
+        r = requests.get(f"{clean.restconf}/data/oko:programs/program=limiter?content=nonconfig", auth=AUTH,
+                         timeout=30)
+        return r.json()["oko:program"][0].get("info") if r.status_code == 200 else None
+    info = _wait_for(info, 30, "no operational info for the stored program")
+    assert info["valid"] is True, info
+    assert info["instructions"] > 0 and len(info["sha256"]) == 64, info
+    assert [(m["map-name"], m["map-type"]) for m in info["map"]] == [("params", "array"), ("buckets", "lru-hash")]
+
+
+def test_program_installed_on_the_switch_with_its_parameters(clean):
+    r = requests.put(f"{clean.restconf}/data/oko:switches/switch={clean.node_id}/program={PROG_ID}",
+                     json={"oko:program": [{"program-id": PROG_ID, "program": "limiter"}]}, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    status = _wait_for(lambda: (_switch_program(clean, PROG_ID) or {}).get("status") == "installed"
+                       and _switch_program(clean, PROG_ID), 60, "the program never became installed")
+    assert status["program"] == "limiter" and status["status-message"] == "", status
+    assert f"program {PROG_ID}:" in _oko_show(clean)
+    # The parameters were written into the filter's params map, and dump-maps decodes them with the catalog.
+    assert _dump_params(clean) == {"rate": "5", "burst": "8"}
+
+
+def test_flow_refers_to_the_installed_program(clean):
+    url = (f"{clean.restconf}/data/opendaylight-inventory:nodes/node={clean.node_id}"
+           f"/flow-node-inventory:table=0/flow={FLOW_ID}")
+    flow = {"flow-node-inventory:flow": [{
+        "id": FLOW_ID, "table_id": 0, "priority": 300,
+        "match": {"ethernet-match": {"ethernet-type": {"type": 0x0800}},
+                  "openflowplugin-extension-general:extension-list": [{
+                      "extension-key": "oko-openflowplugin:filter-prog-key",
+                      "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": PROG_ID}}}]},
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
+            {"order": 0, "drop-action": {}}]}}]}}]}
+    r = requests.put(url, json=flow, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    _wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
+        f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the flow never reached the switch")
+
+
+def test_update_map_entries_changes_a_parameter(clean):
+    value = (2).to_bytes(8, "little") + (3).to_bytes(8, "little")
+    r = _rpc(clean, "update-map-entries", {
+        "node": clean.node_id, "program-id": PROG_ID, "map": "params",
+        "entry": [{"key": base64.b64encode(bytes(4)).decode(), "value": base64.b64encode(value).decode()}]})
+    assert r.status_code in (200, 204), r.text
+    assert _dump_params(clean) == {"rate": "2", "burst": "3"}
+
+
+@pytest.mark.parametrize("body, status, text", [
+    ({"elf": base64.b64encode(b"hello").decode()}, 400, "elf: not an ELF object"),
+    ({"library-filter": "no-such-filter"}, 400,
+     "library-filter 'no-such-filter': the filter library has no such filter"),
+    ({"program": "not-stored"}, 400, "program: 'not-stored' is not configured under /programs"),
+])
+def test_load_program_refuses_bad_input_naming_the_field(clean, body, status, text):
+    r = _rpc(clean, "load-program", {"node": clean.node_id, "program-id": 31, **body})
+    assert r.status_code == status, r.text
+    assert text in _error_message(r), r.text
+    assert "program 31:" not in _oko_show(clean)
+
+
+def test_load_program_on_an_unknown_switch_is_refused(clean):
+    r = _rpc(clean, "load-program", {"node": "openflow:99", "program-id": 31, "library-filter": "baseline"})
+    assert r.status_code >= 400, r.text
+    assert "switch openflow:99 is unknown or not connected" in _error_message(r), r.text
+
+
+def test_load_program_returns_the_verifiers_rejection(clean):
+    elf = (PROGS / "unsafe_no_len_check.o").read_bytes()
+    r = _rpc(clean, "load-program", {"node": clean.node_id, "program-id": 31,
+                                     "elf": base64.b64encode(elf).decode()})
+    assert r.status_code >= 400, r.text
+    message = _error_message(r)
+    assert f"{clean.node_id} rejected program 31: OKO_EC_VERIFIER" in message, message
+    assert "packet read of 1 bytes at offset 12 is not proven within len" in message, message
+    assert "program 31:" not in _oko_show(clean)
+
+
+def test_load_program_now_and_unload_it(clean):
+    r = _rpc(clean, "load-program", {"node": clean.node_id, "program-id": 32, "library-filter": "baseline"})
+    assert r.status_code == 200, r.text
+    assert r.json()["oko:output"] == {"status": "installed", "message": "", "instructions": 2}
+    assert "program 32:" in _oko_show(clean)
+    r = _rpc(clean, "load-program", {"node": clean.node_id, "program-id": 32, "library-filter": "baseline"})
+    assert r.status_code >= 400 and "OKO_EC_PROG_EXISTS" in _error_message(r), r.text
+    r = _rpc(clean, "unload-program", {"node": clean.node_id, "program-id": 32})
+    assert r.status_code in (200, 204), r.text
+    assert "program 32:" not in _oko_show(clean)
+
+
+def test_stored_program_with_a_bad_parameter_is_not_valid(clean):
+    program = {"oko:program": [{"name": "bad-limiter", "library-filter": "rate-limiter",
+                                "parameter": [{"name": "rate", "value": "-1"}]}]}
+    url = f"{clean.restconf}/data/oko:programs/program=bad-limiter"
+    r = requests.put(url, json=program, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+
+    def info():
+        r = requests.get(url + "?content=nonconfig", auth=AUTH, timeout=30)
+        return r.json()["oko:program"][0].get("info") if r.status_code == 200 else None
+    info = _wait_for(info, 30, "no operational info for the bad program")
+    assert info == {"valid": False, "problem": "parameter 'rate': '-1' does not fit 8 unsigned bytes"}, info
+    requests.delete(url, auth=AUTH, timeout=30)
+
+
+def test_switch_restart_gets_the_program_back_before_its_flow(clean):
+    """ovs-vswitchd restarts and forgets everything; on reconnect the controller loads the configured program
+    (parameters included) before the forwarding rules manager pushes the flow. A flow naming a program the switch
+    does not have is refused by the switch, so the flow being back proves the order on the wire."""
+    pidfile = clean.run_dir / "ovs" / "ovs-vswitchd.pid"
+    pid = int(pidfile.read_text().strip())
+    os.kill(pid, signal.SIGTERM)
+    _wait_for(lambda: not os.path.exists(f"/proc/{pid}"), 60, "ovs-vswitchd did not stop")
+    clean.up()
+    _wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
+        f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 120, "the flow did not come back")
+    assert f"program {PROG_ID}:" in _oko_show(clean)
+    # The restarted switch got the configured parameters again (not the RPC's later change).
+    assert _dump_params(clean) == {"rate": "5", "burst": "8"}
+    log = (clean.run_dir / "ovs" / "ovs-vswitchd.log").read_text()
+    restarted = log[log.rfind("opened log file"):]
+    assert "OKO_UNKNOWN_PROG" not in restarted
+
+
+def test_deleting_the_configuration_unloads_the_program(clean):
+    flow = (f"{clean.restconf}/data/opendaylight-inventory:nodes/node={clean.node_id}"
+            f"/flow-node-inventory:table=0/flow={FLOW_ID}")
+    assert requests.delete(flow, auth=AUTH, timeout=30).status_code in (200, 204)
+    _wait_for(lambda: f"filter_prog={PROG_ID}" not in clean.sh(
+        f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the flow was not removed")
+    r = requests.delete(f"{clean.restconf}/data/oko:switches/switch={clean.node_id}/program={PROG_ID}",
+                        auth=AUTH, timeout=30)
+    assert r.status_code in (200, 204), r.text
+    _wait_for(lambda: f"program {PROG_ID}:" not in _oko_show(clean), 60, "the program stayed on the switch")
+    _wait_for(lambda: _switch_program(clean, PROG_ID) is None, 30, "the operational entry stayed")
