@@ -9,6 +9,7 @@ other, like the guide."""
 import base64
 import os
 import signal
+import struct
 import time
 
 import pytest
@@ -124,8 +125,9 @@ def test_flow_refers_to_the_installed_program(clean):
                   "openflowplugin-extension-general:extension-list": [{
                       "extension-key": "oko-openflowplugin:filter-prog-key",
                       "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": PROG_ID}}}]},
+        # Over-limit packets are dropped (no output) and send the buckets map (index 1) to the controller.
         "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
-            {"order": 0, "drop-action": {}}]}}]}}]}
+            {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 2}}]}}]}}]}
     r = requests.put(url, json=flow, auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
     _wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
@@ -139,6 +141,34 @@ def test_update_map_entries_changes_a_parameter(clean):
         "entry": [{"key": base64.b64encode(bytes(4)).decode(), "value": base64.b64encode(value).decode()}]})
     assert r.status_code in (200, 204), r.text
     assert _dump_params(clean) == {"rate": "2", "burst": "3"}
+
+
+def _udp_frame(source):
+    """An Ethernet/IPv4/UDP frame from source:1000 to 10.0.0.1:53, as hex for ovs-ofctl packet-out."""
+    eth = bytes.fromhex("000000000001" "000000000002" "0800")
+    udp = struct.pack("!HHHH", 1000, 53, 8, 0)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
+                     bytes(int(o) for o in source.split(".")), bytes([10, 0, 0, 1]))
+    return (eth + ip + udp).hex()
+
+
+def test_over_limit_packets_send_their_sources_bucket_to_the_operational_datastore(clean):
+    """With rate 2 and burst 3, the fourth of six back-to-back packets from one source is over the limit: the
+    flow's send-maps action makes the switch send the buckets map, which the controller decodes with the
+    catalog's layout into the program's received-map."""
+    for _ in range(6):
+        r = clean.sh(f"ovs-ofctl -O OpenFlow13 packet-out {clean.bridge} "
+                     f"'in_port=LOCAL packet={_udp_frame('10.9.8.7')} actions=table'")
+        assert r.returncode == 0, r.stderr
+
+    def received():
+        program = _switch_program(clean, PROG_ID) or {}
+        return {m["map-index"]: m for m in program.get("received-map", [])}.get(1)
+    buckets = _wait_for(received, 60, "no received-map for the buckets map")
+    assert buckets["map-name"] == "buckets" and buckets["complete"] is True, buckets
+    assert buckets["received-at"].startswith("20"), buckets
+    sources = [{f["name"]: f["value"] for f in e["key-field"]}["source"] for e in buckets["entry"]]
+    assert "10.9.8.7" in sources, buckets["entry"]
 
 
 @pytest.mark.parametrize("body, status, text", [

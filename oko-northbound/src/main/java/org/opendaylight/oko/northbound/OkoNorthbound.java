@@ -15,6 +15,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.NotificationPublishService;
+import org.opendaylight.mdsal.binding.api.NotificationService;
 import org.opendaylight.mdsal.binding.api.RpcProviderService;
 import org.opendaylight.mdsal.binding.api.RpcService;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -25,6 +27,7 @@ import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.install.ProgramInstaller;
 import org.opendaylight.oko.northbound.install.SwitchOwnership;
 import org.opendaylight.oko.northbound.install.SwitchSync;
+import org.opendaylight.oko.northbound.maps.SendMapsCollector;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.rpc.OkoRpcs;
@@ -32,6 +35,7 @@ import org.opendaylight.oko.northbound.switchio.OpenflowpluginSwitchClient;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeServiceManager;
 import org.opendaylight.openflowplugin.applications.reconciliation.NotificationRegistration;
 import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationManager;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yangtools.binding.DataObjectReference;
@@ -65,7 +69,9 @@ public final class OkoNorthbound implements AutoCloseable {
     public OkoNorthbound(@Reference final DataBroker broker, @Reference final RpcService rpcService,
             @Reference final RpcProviderService rpcProvider,
             @Reference final MastershipChangeServiceManager mastership,
-            @Reference final ReconciliationManager reconciliationManager) {
+            @Reference final ReconciliationManager reconciliationManager,
+            @Reference final NotificationService notifications,
+            @Reference final NotificationPublishService notificationPublisher) {
         final var client = new OpenflowpluginSwitchClient(rpcService, timer, SWITCH_TIMEOUT_MILLIS);
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
         final var loaded = new LoadedPrograms();
@@ -80,6 +86,8 @@ public final class OkoNorthbound implements AutoCloseable {
             DataObjectReference.builder(Switches.class).build(), changes -> configurationChanged()));
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
             DataObjectReference.builder(Programs.class).build(), changes -> configurationChanged()));
+        final var sendMaps = new SendMapsCollector(broker, notificationPublisher, loaded);
+        registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class, sendMaps::onMessage));
         registrations.add(rpcProvider.registerRpcImplementations(
             new OkoRpcs(broker, resolver, installer, loaded, client, SWITCH_TIMEOUT_MILLIS).implementations()));
         LOG.info("Oko northbound started (reconciliation priority {})", SwitchOwnership.RECONCILIATION_PRIORITY);
