@@ -87,6 +87,14 @@ def test_library_lists_the_rate_limiter_with_its_parameters(clean):
     assert limiter["map"][1]["key-layout"] == "source:ipv4"
 
 
+def test_openapi_document_lists_the_oko_module(clean):
+    r = requests.get(clean.restconf.replace("/rests", "") + "/openapi/api/v3/single", auth=AUTH, timeout=120)
+    assert r.status_code == 200, r.text[:300]
+    paths = r.json()["paths"]
+    for path in ("/rests/data/oko:programs", "/rests/operations/oko:load-program", "/rests/operations/oko:dump-maps"):
+        assert path in paths, sorted(p for p in paths if "oko" in p)
+
+
 def test_stored_program_from_the_library_shows_its_info(clean):
     program = {"oko:program": [{"name": "limiter", "description": "5 packets per second per source",
                                 "library-filter": "rate-limiter",
@@ -140,6 +148,19 @@ def test_update_map_entries_changes_a_parameter(clean):
         "node": clean.node_id, "program-id": PROG_ID, "map": "params",
         "entry": [{"key": base64.b64encode(bytes(4)).decode(), "value": base64.b64encode(value).decode()}]})
     assert r.status_code in (200, 204), r.text
+    assert _dump_params(clean) == {"rate": "2", "burst": "3"}
+
+
+@pytest.mark.parametrize("body, text", [
+    ({"map": "x", "entry": [{"key": "AAAAAA==", "value": "AA=="}]},
+     "map: 'x' is not a map of program 30 (it has params, buckets)"),
+    ({"map": "params", "entry": [{"key": "AA==", "value": ""}]},
+     "entry 00: key 1 and value 0 bytes, map 'params' takes key 4 and value 16"),
+])
+def test_update_map_entries_refuses_a_wrong_map_or_size(clean, body, text):
+    r = _rpc(clean, "update-map-entries", {"node": clean.node_id, "program-id": PROG_ID, **body})
+    assert r.status_code == 400, r.text
+    assert _error_message(r) == text
     assert _dump_params(clean) == {"rate": "2", "burst": "3"}
 
 
