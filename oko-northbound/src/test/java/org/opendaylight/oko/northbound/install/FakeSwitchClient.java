@@ -1,0 +1,75 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.install;
+
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.SettableFuture;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.opendaylight.oko.northbound.switchio.SwitchClient;
+import org.opendaylight.oko.northbound.switchio.SwitchException;
+
+/**
+ * A switch for unit tests of the northbound's logic: records the messages it is sent, in order, as text, and
+ * answers each with success, a refusal in the switch's words, or a future the test completes.
+ */
+final class FakeSwitchClient implements SwitchClient {
+    final List<String> sent = new CopyOnWriteArrayList<>();
+    /** Refusals by message kind ("load", "update", "unload", ...): the switch's error text. */
+    final Map<String, String> refusals = new ConcurrentHashMap<>();
+    /** When set, LOAD_PROG is answered only when the test completes this future. */
+    volatile SettableFuture<Void> loadGate;
+
+    @Override
+    public ListenableFuture<Void> loadProgram(final String node, final long progId, final byte[] elf,
+            final boolean replace, final boolean keepMaps) {
+        final ListenableFuture<Void> answer = answer("load", node + " load " + progId + (replace ? " replace" : "")
+            + (keepMaps ? " keep-maps" : ""));
+        final SettableFuture<Void> gate = loadGate;
+        return gate == null ? answer : Futures.transformAsync(gate, ignored -> answer, Runnable::run);
+    }
+
+    @Override
+    public ListenableFuture<Void> unloadProgram(final String node, final long progId, final boolean force) {
+        return answer("unload", node + " unload " + progId + (force ? " force" : ""));
+    }
+
+    @Override
+    public ListenableFuture<Void> updateMap(final String node, final long progId, final int mapIndex,
+            final int keySize, final int valueSize, final List<Entry> entries) {
+        final StringBuilder text = new StringBuilder(node + " update " + progId + " map " + mapIndex);
+        for (Entry entry : entries) {
+            text.append(' ').append(HexFormat.of().formatHex(entry.key())).append('=')
+                .append(HexFormat.of().formatHex(entry.value()));
+        }
+        return answer("update", text.toString());
+    }
+
+    @Override
+    public ListenableFuture<Void> deleteMapEntries(final String node, final long progId, final int mapIndex,
+            final int keySize, final boolean all, final List<byte[]> keys) {
+        return answer("delete", node + " delete " + progId + " map " + mapIndex);
+    }
+
+    @Override
+    public ListenableFuture<List<MapSection>> dumpMaps(final String node, final long progId, final long mapMask) {
+        sent.add(node + " dump " + progId);
+        return Futures.immediateFuture(List.of());
+    }
+
+    private ListenableFuture<Void> answer(final String kind, final String message) {
+        sent.add(message);
+        final String refusal = refusals.get(kind);
+        return refusal == null ? Futures.immediateVoidFuture()
+            : Futures.immediateFailedFuture(new SwitchException(refusal, true));
+    }
+}

@@ -1,0 +1,252 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.util.concurrent.SettableFuture;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.filters.FilterCatalog;
+import org.opendaylight.oko.filters.FilterLibrary;
+import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
+import org.opendaylight.oko.northbound.program.ProgramResolver;
+import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.LibraryFilterName;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.settings.ParameterBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.source.source.ElfBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.source.source.LibraryBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramKey;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.yang.common.Uint32;
+
+/**
+ * Configuration to switch, on mdsal's in-memory data broker with a {@link FakeSwitchClient}: what is sent, in
+ * which order, and what the operational datastore says afterwards.
+ */
+class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
+    private static final String NODE = "openflow:1";
+    private static final long PROG_ID = 30;
+    /** rate 5 and burst 5 (burst defaults to rate), little-endian u64s. */
+    private static final String PARAMS_5_5 = "00000000=05000000000000000500000000000000";
+
+    private final FakeSwitchClient client = new FakeSwitchClient();
+    private final LoadedPrograms loaded = new LoadedPrograms();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private SwitchSync sync;
+    private SwitchOwnership ownership;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        setup();
+        final var state = new OperationalState(getDataBroker());
+        final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
+        final var installer = new ProgramInstaller(client, loaded, state);
+        sync = new SwitchSync(getDataBroker(), resolver, installer, loaded, state, pool, 5_000);
+        ownership = new SwitchOwnership(getDataBroker(), sync, loaded, state,
+            new ProgramInfoPublisher(getDataBroker(), resolver));
+    }
+
+    @AfterEach
+    void tearDown() {
+        pool.shutdownNow();
+    }
+
+    @Test
+    void configuredProgramIsLoadedThenGetsItsParameters() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " load 30 replace keep-maps", NODE + " update 30 map 0 " + PARAMS_5_5),
+            client.sent);
+        assertStatus(InstallStatus.Installed, "");
+        assertTrue(loaded.get(NODE, PROG_ID).isPresent());
+    }
+
+    @Test
+    void unchangedConfigurationIsNotSentAgainButAChangedParameterIs() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(2, client.sent.size(), client.sent::toString);
+        storeLimiter("7");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " load 30 replace keep-maps",
+            NODE + " update 30 map 0 00000000=07000000000000000700000000000000"), client.sent.subList(2, 4));
+    }
+
+    @Test
+    void verifierRejectionIsTheStatusWithTheSwitchsText() throws Exception {
+        client.refusals.put("load", "OKO_EC_VERIFIER_REJECTED: insn 3: loop");
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " load 30 replace keep-maps"), client.sent);
+        assertStatus(InstallStatus.Rejected, "OKO_EC_VERIFIER_REJECTED: insn 3: loop");
+        assertFalse(loaded.get(NODE, PROG_ID).isPresent());
+    }
+
+    @Test
+    void refusedParametersTakeTheProgramOffTheSwitchAgain() throws Exception {
+        client.refusals.put("update", "OKO_EC_BAD_MAP_SIZES: map 0 has key 4 value 16, message has key 4 value 8");
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " load 30 replace keep-maps", NODE + " update 30 map 0 " + PARAMS_5_5,
+            NODE + " unload 30 force"), client.sent);
+        assertStatus(InstallStatus.Failed, "initial entries of map 'params' refused: OKO_EC_BAD_MAP_SIZES: map 0"
+            + " has key 4 value 16, message has key 4 value 8; the program was unloaded");
+    }
+
+    @Test
+    void programNoLongerConfiguredIsUnloadedAndForgotten() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.CONFIGURATION, switchProgram());
+        tx.commit().get();
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(NODE + " unload 30", client.sent.get(2));
+        waitFor(() -> readStatus().isEmpty(), "the operational entry stayed");
+    }
+
+    @Test
+    void switchNamingAProgramThatIsNotStoredFails() throws Exception {
+        installOnSwitch("nope");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(), client.sent);
+        assertStatus(InstallStatus.Failed, "program 'nope' is not configured under /programs");
+    }
+
+    @Test
+    void programThatIsNotAnElfObjectIsNeverSent() throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.put(LogicalDatastoreType.CONFIGURATION, programPath("junk"), new ProgramBuilder()
+            .setName(new ProgramName("junk")).setSource(new ElfBuilder().setElf(new byte[] { 1, 2, 3 }).build())
+            .build());
+        tx.commit().get();
+        installOnSwitch("junk");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(), client.sent);
+        assertStatus(InstallStatus.Failed, "elf: not an ELF object");
+    }
+
+    @Test
+    void reconciliationEndsOnlyWhenTheProgramsAreOnTheSwitch() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        final SettableFuture<Void> gate = SettableFuture.create();
+        client.loadGate = gate;
+        final var reconciliation = ownership.startReconciliation(deviceInfo(NODE));
+        Thread.sleep(300);
+        assertFalse(reconciliation.isDone(), "reconciliation ended before the switch confirmed LOAD_PROG");
+        gate.set(null);
+        assertEquals(Boolean.TRUE, reconciliation.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of(NODE + " load 30 replace keep-maps", NODE + " update 30 map 0 " + PARAMS_5_5),
+            client.sent);
+        assertStatus(InstallStatus.Installed, "");
+    }
+
+    @Test
+    void losingTheSwitchMarksItsProgramsDisconnected() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.onLoseOwnership(deviceInfo(NODE));
+        assertFalse(loaded.get(NODE, PROG_ID).isPresent());
+        assertStatus(InstallStatus.SwitchDisconnected, NODE + " is not connected to this controller");
+    }
+
+    private void storeLimiter(final String rate) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.put(LogicalDatastoreType.CONFIGURATION, programPath("limiter"), new ProgramBuilder()
+            .setName(new ProgramName("limiter"))
+            .setSource(new LibraryBuilder().setLibraryFilter(new LibraryFilterName("rate-limiter")).build())
+            .setParameter(BindingMap.of(new ParameterBuilder().setName("rate").setValue(rate).build()))
+            .build());
+        tx.commit().get();
+    }
+
+    private void installOnSwitch(final String programName) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, switchProgram(),
+            new org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder()
+                .setProgramId(new ProgramId(Uint32.valueOf(PROG_ID)))
+                .setProgram(new ProgramName(programName))
+                .build());
+        tx.commit().get();
+    }
+
+    private static DataObjectIdentifier<Program> programPath(final String name) {
+        return DataObjectIdentifier.builder(Programs.class).child(Program.class, new ProgramKey(new ProgramName(name)))
+            .build();
+    }
+
+    private static DataObjectIdentifier<org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch
+            .Program> switchProgram() {
+        return OperationalState.programPath(NODE, PROG_ID);
+    }
+
+    private Optional<org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program>
+            readStatus() {
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, switchProgram()).get();
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Status writes are asynchronous: the last one wins within a few milliseconds. */
+    private void assertStatus(final InstallStatus status, final String message) throws Exception {
+        waitFor(() -> readStatus().map(p -> p.getStatus() == status && message.equals(p.getStatusMessage()))
+            .orElse(false), "expected " + status + " '" + message + "', have " + readStatus());
+    }
+
+    private static void waitFor(final java.util.function.BooleanSupplier condition, final String what)
+            throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static DeviceInfo deviceInfo(final String node) {
+        return (DeviceInfo) Proxy.newProxyInstance(DeviceInfo.class.getClassLoader(), new Class<?>[] {
+            DeviceInfo.class }, (proxy, method, args) -> switch (method.getName()) {
+                case "getNodeId" -> new NodeId(node);
+                case "toString" -> "DeviceInfo(" + node + ")";
+                case "hashCode" -> node.hashCode();
+                case "equals" -> proxy == args[0];
+                default -> throw new UnsupportedOperationException(method.getName());
+            });
+    }
+}
