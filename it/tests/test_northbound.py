@@ -124,6 +124,23 @@ def test_program_installed_on_the_switch_with_its_parameters(clean):
     assert _dump_params(clean) == {"rate": "5", "burst": "8"}
 
 
+def test_console_commands_show_what_restconf_shows(clean):
+    r = clean.karaf_console("oko:programs")
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert any(line.split()[:4] == ["limiter", "library", "rate-limiter", "yes"] for line in lines), r.stdout
+    assert any(line.split()[:4] == [clean.node_id, str(PROG_ID), "limiter", "installed"] for line in lines), r.stdout
+    r = clean.karaf_console(f"oko:maps {clean.node_id} {PROG_ID} params")
+    assert "map 0 'params' array: 1 entries" in r.stdout, r.stdout + r.stderr
+    assert "index=0 | " in r.stdout and "rate=5" in r.stdout and "burst=8" in r.stdout, r.stdout
+    r = clean.karaf_console(f"oko:load {clean.node_id} 33 library:baseline")
+    assert f"{clean.node_id}: program 33 installed (2 instructions)" in r.stdout, r.stdout + r.stderr
+    r = clean.karaf_console(f"oko:load {clean.node_id} 33 library:baseline")
+    assert "OKO_EC_PROG_EXISTS" in r.stdout, r.stdout + r.stderr
+    assert "program 33:" in _oko_show(clean)
+    assert _rpc(clean, "unload-program", {"node": clean.node_id, "program-id": 33}).status_code in (200, 204)
+
+
 def test_flow_refers_to_the_installed_program(clean):
     url = (f"{clean.restconf}/data/opendaylight-inventory:nodes/node={clean.node_id}"
            f"/flow-node-inventory:table=0/flow={FLOW_ID}")
