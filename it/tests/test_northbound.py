@@ -10,6 +10,7 @@ import base64
 import os
 import signal
 import struct
+import subprocess
 import time
 
 import pytest
@@ -268,21 +269,30 @@ def test_stored_program_with_a_bad_parameter_is_not_valid(clean):
 
 def test_switch_restart_gets_the_program_back_before_its_flow(clean):
     """ovs-vswitchd restarts and forgets everything; on reconnect the controller loads the configured program
-    (parameters included) before the forwarding rules manager pushes the flow. A flow naming a program the switch
-    does not have is refused by the switch, so the flow being back proves the order on the wire."""
+    (parameters included) before the forwarding rules manager pushes the flow: the switch's log of every
+    OpenFlow message it received shows LOAD_PROG and UPDATE_MAP of program 30 before the FLOW_MOD naming it,
+    and the switch refused nothing."""
     pidfile = clean.run_dir / "ovs" / "ovs-vswitchd.pid"
     pid = int(pidfile.read_text().strip())
     os.kill(pid, signal.SIGTERM)
     _wait_for(lambda: not os.path.exists(f"/proc/{pid}"), 60, "ovs-vswitchd did not stop")
-    clean.up()
+    subprocess.run([str(REPO / "it" / "system" / "up")], check=True, timeout=900,
+                   env={**clean.env, "OKO_VSWITCHD_VLOG": "-vvconn:file:dbg"})
     _wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
         f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 120, "the flow did not come back")
     assert f"program {PROG_ID}:" in _oko_show(clean)
     # The restarted switch got the configured parameters again (not the RPC's later change).
     assert _dump_params(clean) == {"rate": "5", "burst": "8"}
+
     log = (clean.run_dir / "ovs" / "ovs-vswitchd.log").read_text()
-    restarted = log[log.rfind("opened log file"):]
-    assert "OKO_UNKNOWN_PROG" not in restarted
+    received = [line.split("received: ", 1)[1] for line in log[log.rfind("opened log file"):].splitlines()
+                if "vconn|DBG|tcp:" in line and "received: " in line]
+    load = next(i for i, m in enumerate(received) if m.startswith("OKOT_LOAD_PROG") and f"prog_id={PROG_ID} " in m)
+    update = next(i for i, m in enumerate(received) if m.startswith("OKOT_UPDATE_MAP") and f"prog_id={PROG_ID} " in m)
+    flow = next(i for i, m in enumerate(received)
+                if m.startswith("OFPT_FLOW_MOD") and "ADD" in m and f"filter_prog={PROG_ID}" in m)
+    assert load < update < flow, received[:40]
+    assert "OKO_UNKNOWN_PROG" not in log[log.rfind("opened log file"):]
 
 
 def test_deleting_the_configuration_unloads_the_program(clean):
