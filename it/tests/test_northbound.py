@@ -294,19 +294,27 @@ def test_load_program_now_and_unload_it(clean):
     assert "program 32:" not in _oko_show(clean)
 
 
-def test_stored_program_with_a_bad_parameter_is_not_valid(clean):
-    program = {"oko:program": [{"name": "bad-limiter", "library-filter": "rate-limiter",
-                                "parameter": [{"name": "rate", "value": "-1"}]}]}
+@pytest.mark.parametrize("program, text", [
+    ({"name": "bad-limiter", "library-filter": "rate-limiter", "parameter": [{"name": "rate", "value": "-1"}]},
+     "program 'bad-limiter': parameter 'rate': '-1' does not fit 8 unsigned bytes"),
+    ({"name": "bad-limiter", "elf": base64.b64encode(b"hello").decode()},
+     "program 'bad-limiter': elf: not an ELF object"),
+    ({"name": "bad-limiter", "library-filter": "no-such-filter"},
+     "program 'bad-limiter': library-filter 'no-such-filter': the filter library has no such filter"),
+    ({"name": "bad-limiter", "library-filter": "rate-limiter", "initial-map": [
+        {"map": "params", "entry": [{"key": "AA==", "value": "AA=="}]}]},
+     "program 'bad-limiter': initial-map 'params' entry 00: key 1 and value 1 bytes, the map takes key 4 and value 16"),
+])
+def test_storing_a_program_no_switch_could_load_is_refused(clean, program, text):
     url = f"{clean.restconf}/data/oko:programs/program=bad-limiter"
-    r = requests.put(url, json=program, auth=AUTH, timeout=30)
-    assert r.status_code in (200, 201, 204), r.text
-
-    def info():
-        r = requests.get(url + "?content=nonconfig", auth=AUTH, timeout=30)
-        return r.json()["oko:program"][0].get("info") if r.status_code == 200 else None
-    info = _wait_for(info, 30, "no operational info for the bad program")
-    assert info == {"valid": False, "problem": "parameter 'rate': '-1' does not fit 8 unsigned bytes"}, info
-    requests.delete(url, auth=AUTH, timeout=30)
+    r = requests.put(url, json={"oko:program": [program]}, auth=AUTH, timeout=30)
+    assert r.status_code >= 400, r.text
+    assert text in r.text, r.text
+    r = requests.get(url, auth=AUTH, timeout=30)
+    assert r.status_code in (404, 409) and "data-missing" in r.text, r.text
+    # The stored programs are untouched.
+    r = requests.get(f"{clean.restconf}/data/oko:programs/program=limiter?content=config", auth=AUTH, timeout=30)
+    assert r.status_code == 200, r.text
 
 
 def test_switch_restart_gets_the_program_back_before_its_flow(clean):
