@@ -24,6 +24,7 @@ AUTH = ("admin", "admin")
 PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
 PROG_ID = 30
 FLOW_ID = "limit-sources"
+INITIAL_BUCKET = (7).to_bytes(8, "little") + (11).to_bytes(8, "little")     # tokens_ns 7, last_ns 11
 
 
 def _wait_for(predicate, timeout, what):
@@ -59,6 +60,15 @@ def _switch_program(system, prog_id, content="nonconfig"):
 
 def _oko_show(system):
     return system.sh(f"ovs-appctl oko/show {system.bridge}").stdout
+
+
+def _initial_bucket(system):
+    """The buckets entry of 10.1.1.1, as the switch has it (configured as an initial-map entry)."""
+    r = _rpc(system, "dump-maps", {"node": system.node_id, "program-id": PROG_ID, "map": ["buckets"]})
+    assert r.status_code == 200, r.text
+    (buckets,) = r.json()["oko:output"]["map"]
+    return [{f["name"]: f["value"] for f in e["value-field"]} for e in buckets.get("entry", [])
+            if e["key"] == "0a010101"]
 
 
 def _dump_params(system):
@@ -101,7 +111,10 @@ def test_openapi_document_lists_the_oko_module(clean):
 def test_stored_program_from_the_library_shows_its_info(clean):
     program = {"oko:program": [{"name": "limiter", "description": "5 packets per second per source",
                                 "library-filter": "rate-limiter",
-                                "parameter": [{"name": "rate", "value": "5"}, {"name": "burst", "value": "8"}]}]}
+                                "parameter": [{"name": "rate", "value": "5"}, {"name": "burst", "value": "8"}],
+                                "initial-map": [{"map": "buckets", "entry": [
+                                    {"key": base64.b64encode(bytes([10, 1, 1, 1])).decode(),
+                                     "value": base64.b64encode(INITIAL_BUCKET).decode()}]}]}]}
     r = requests.put(f"{clean.restconf}/data/oko:programs/program=limiter", json=program, auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
 
@@ -125,6 +138,7 @@ def test_program_installed_on_the_switch_with_its_parameters(clean):
     assert f"program {PROG_ID}:" in _oko_show(clean)
     # The parameters were written into the filter's params map, and dump-maps decodes them with the catalog.
     assert _dump_params(clean) == {"rate": "5", "burst": "8"}
+    assert _initial_bucket(clean) == [{"tokens_ns": "7", "last_ns": "11"}]
 
 
 def test_console_commands_show_what_restconf_shows(clean):
@@ -265,6 +279,28 @@ def test_load_program_refuses_bad_input_naming_the_field(clean, body, status, te
     assert "program 31:" not in _oko_show(clean)
 
 
+def test_load_program_refuses_an_oversize_elf(clean):
+    r = _rpc(clean, "load-program", {"node": clean.node_id, "program-id": 31,
+                                     "elf": base64.b64encode(bytes(65504)).decode()})
+    assert r.status_code == 400, r.text
+    assert _error_message(r) == ("elf: 65504 bytes; a program is at most 65503 bytes (LOAD_PROG carries it in one"
+                                 " OpenFlow message)"), r.text
+    assert "program 31:" not in _oko_show(clean)
+
+
+def test_programs_are_created_with_post_and_deleted(clean):
+    r = requests.post(f"{clean.restconf}/data/oko:programs", auth=AUTH, timeout=30,
+                      json={"oko:program": [{"name": "reference", "library-filter": "baseline"}]})
+    assert r.status_code == 201, r.text
+    url = f"{clean.restconf}/data/oko:programs/program=reference"
+    r = requests.post(f"{clean.restconf}/data/oko:programs", auth=AUTH, timeout=30,
+                      json={"oko:program": [{"name": "reference", "library-filter": "baseline"}]})
+    assert r.status_code == 409 and "data-exists" in r.text, r.text
+    assert requests.get(url, auth=AUTH, timeout=30).json()["oko:program"][0]["library-filter"] == "baseline"
+    assert requests.delete(url, auth=AUTH, timeout=30).status_code == 204
+    assert requests.get(url, auth=AUTH, timeout=30).status_code in (404, 409)
+
+
 def test_load_program_on_an_unknown_switch_is_refused(clean):
     r = _rpc(clean, "load-program", {"node": "openflow:99", "program-id": 31, "library-filter": "baseline"})
     assert r.status_code >= 400, r.text
@@ -333,6 +369,7 @@ def test_switch_restart_gets_the_program_back_before_its_flow(clean):
     assert f"program {PROG_ID}:" in _oko_show(clean)
     # The restarted switch got the configured parameters again (not the RPC's later change).
     assert _dump_params(clean) == {"rate": "5", "burst": "8"}
+    assert _initial_bucket(clean) == [{"tokens_ns": "7", "last_ns": "11"}]
 
     log = (clean.run_dir / "ovs" / "ovs-vswitchd.log").read_text()
     received = [line.split("received: ", 1)[1] for line in log[log.rfind("opened log file"):].splitlines()

@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import org.opendaylight.oko.filters.FilterCatalog;
 import org.opendaylight.oko.filters.FilterLibrary;
 import org.opendaylight.oko.northbound.switchio.SwitchClient.Entry;
+import org.opendaylight.oko.openflowjava.OkoConstants;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramSettings;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.settings.InitialMap;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.settings.Parameter;
@@ -37,6 +38,8 @@ public final class ProgramResolver {
     private static final int MAP_TYPE_BLOOM = 4;
     private static final int MAP_TYPE_COUNT_MIN = 5;
     private static final int COUNT_MIN_INCREMENT_SIZE = 4;
+    /** docs/protocol.md section 2: a 65535-byte message less LOAD_PROG's 32-byte header. */
+    static final int MAX_ELF_SIZE = OkoConstants.MAX_ELF_LENGTH;
 
     private final FilterLibrary library;
     private final FilterCatalog catalog;
@@ -74,6 +77,10 @@ public final class ProgramResolver {
             throw new InvalidProgramException("program '" + name + "': neither elf nor library-filter is set");
         }
 
+        if (elf.length > MAX_ELF_SIZE) {
+            throw new InvalidProgramException("elf: " + elf.length + " bytes; a program is at most " + MAX_ELF_SIZE
+                + " bytes (LOAD_PROG carries it in one OpenFlow message)");
+        }
         final ProgramImage image;
         try {
             image = ProgramImage.read(elf);

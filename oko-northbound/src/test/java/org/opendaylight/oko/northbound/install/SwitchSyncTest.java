@@ -183,6 +183,29 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         assertStatus(InstallStatus.SwitchDisconnected, NODE + " is not connected to this controller");
     }
 
+    @Test
+    void configurationChangesReachOwnedSwitchesAndMarkOthersDisconnected() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        client.sent.clear();
+        storeLimiter("9");
+        ownership.configurationChanged();
+        waitFor(() -> client.sent.size() == 2, "the changed parameter was not pushed: " + client.sent);
+        assertEquals(NODE + " update 30 map 0 00000000=09000000000000000900000000000000", client.sent.get(1));
+
+        // A switch nobody masters (not in the operational inventory): its programs say so, nothing is sent.
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, OperationalState.programPath("openflow:2", 5),
+            new org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder()
+                .setProgramId(new ProgramId(Uint32.valueOf(5))).setProgram(new ProgramName("limiter")).build());
+        tx.commit().get();
+        ownership.configurationChanged();
+        waitFor(() -> readStatus("openflow:2", 5).map(p -> p.getStatus() == InstallStatus.SwitchDisconnected)
+            .orElse(false), "openflow:2's program is not marked disconnected");
+        assertTrue(client.sent.stream().noneMatch(m -> m.startsWith("openflow:2")), client.sent::toString);
+    }
+
     private void storeLimiter(final String rate) throws Exception {
         final var tx = getDataBroker().newWriteOnlyTransaction();
         tx.put(LogicalDatastoreType.CONFIGURATION, programPath("limiter"), new ProgramBuilder()
@@ -215,8 +238,13 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
 
     private Optional<org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program>
             readStatus() {
+        return readStatus(NODE, PROG_ID);
+    }
+
+    private Optional<org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program>
+            readStatus(final String node, final long progId) {
         try (var tx = getDataBroker().newReadOnlyTransaction()) {
-            return tx.read(LogicalDatastoreType.OPERATIONAL, switchProgram()).get();
+            return tx.read(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(node, progId)).get();
         } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
             throw new AssertionError(e);
         }
