@@ -10,7 +10,6 @@ import base64
 import json
 import os
 import signal
-import struct
 import subprocess
 import threading
 import time
@@ -19,22 +18,13 @@ import pytest
 import requests
 
 from conftest import REPO
+from helpers import udp_frame, wait_for
 
 AUTH = ("admin", "admin")
 PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
 PROG_ID = 30
 FLOW_ID = "limit-sources"
 INITIAL_BUCKET = (7).to_bytes(8, "little") + (11).to_bytes(8, "little")     # tokens_ns 7, last_ns 11
-
-
-def _wait_for(predicate, timeout, what):
-    deadline = time.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        assert time.time() < deadline, what
-        time.sleep(1)
 
 
 def _rpc(system, name, body):
@@ -122,7 +112,7 @@ def test_stored_program_from_the_library_shows_its_info(clean):
         r = requests.get(f"{clean.restconf}/data/oko:programs/program=limiter?content=nonconfig", auth=AUTH,
                          timeout=30)
         return r.json()["oko:program"][0].get("info") if r.status_code == 200 else None
-    info = _wait_for(info, 30, "no operational info for the stored program")
+    info = wait_for(info, 30, "no operational info for the stored program")
     assert info["valid"] is True, info
     assert info["instructions"] > 0 and len(info["sha256"]) == 64, info
     assert [(m["map-name"], m["map-type"]) for m in info["map"]] == [("params", "array"), ("buckets", "lru-hash")]
@@ -132,7 +122,7 @@ def test_program_installed_on_the_switch_with_its_parameters(clean):
     r = requests.put(f"{clean.restconf}/data/oko:switches/switch={clean.node_id}/program={PROG_ID}",
                      json={"oko:program": [{"program-id": PROG_ID, "program": "limiter"}]}, auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
-    status = _wait_for(lambda: (_switch_program(clean, PROG_ID) or {}).get("status") == "installed"
+    status = wait_for(lambda: (_switch_program(clean, PROG_ID) or {}).get("status") == "installed"
                        and _switch_program(clean, PROG_ID), 60, "the program never became installed")
     assert status["program"] == "limiter" and status["status-message"] == "", status
     assert f"program {PROG_ID}:" in _oko_show(clean)
@@ -172,7 +162,7 @@ def test_flow_refers_to_the_installed_program(clean):
             {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 2}}]}}]}}]}
     r = requests.put(url, json=flow, auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
-    _wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
+    wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
         f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the flow never reached the switch")
 
 
@@ -198,28 +188,19 @@ def test_update_map_entries_refuses_a_wrong_map_or_size(clean, body, text):
     assert _dump_params(clean) == {"rate": "2", "burst": "3"}
 
 
-def _udp_frame(source):
-    """An Ethernet/IPv4/UDP frame from source:1000 to 10.0.0.1:53, as hex for ovs-ofctl packet-out."""
-    eth = bytes.fromhex("000000000001" "000000000002" "0800")
-    udp = struct.pack("!HHHH", 1000, 53, 8, 0)
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
-                     bytes(int(o) for o in source.split(".")), bytes([10, 0, 0, 1]))
-    return (eth + ip + udp).hex()
-
-
 def test_over_limit_packets_send_their_sources_bucket_to_the_operational_datastore(clean):
     """With rate 2 and burst 3, the fourth of six back-to-back packets from one source is over the limit: the
     flow's send-maps action makes the switch send the buckets map, which the controller decodes with the
     catalog's layout into the program's received-map."""
     for _ in range(6):
         r = clean.sh(f"ovs-ofctl -O OpenFlow13 packet-out {clean.bridge} "
-                     f"'in_port=LOCAL packet={_udp_frame('10.9.8.7')} actions=table'")
+                     f"'in_port=LOCAL packet={udp_frame('10.9.8.7')} actions=table'")
         assert r.returncode == 0, r.stderr
 
     def received():
         program = _switch_program(clean, PROG_ID) or {}
         return {m["map-index"]: m for m in program.get("received-map", [])}.get(1)
-    buckets = _wait_for(received, 60, "no received-map for the buckets map")
+    buckets = wait_for(received, 60, "no received-map for the buckets map")
     assert buckets["map-name"] == "buckets" and buckets["complete"] is True, buckets
     assert buckets["received-at"].startswith("20"), buckets
     sources = [{f["name"]: f["value"] for f in e["key-field"]}["source"] for e in buckets["entry"]]
@@ -252,7 +233,7 @@ def test_restconf_stream_subscriber_receives_maps_received(clean):
     time.sleep(2)                       # the subscription is in place before the traffic
     for _ in range(6):
         clean.sh(f"ovs-ofctl -O OpenFlow13 packet-out {clean.bridge} "
-                 f"'in_port=LOCAL packet={_udp_frame('10.9.8.6')} actions=table'")
+                 f"'in_port=LOCAL packet={udp_frame('10.9.8.6')} actions=table'")
     listener.join(60)
     notifications = [e["ietf-restconf:notification"]["oko:maps-received"] for e in events
                      if "oko:maps-received" in e.get("ietf-restconf:notification", {})]
@@ -361,10 +342,10 @@ def test_switch_restart_gets_the_program_back_before_its_flow(clean):
     pidfile = clean.run_dir / "ovs" / "ovs-vswitchd.pid"
     pid = int(pidfile.read_text().strip())
     os.kill(pid, signal.SIGTERM)
-    _wait_for(lambda: not os.path.exists(f"/proc/{pid}"), 60, "ovs-vswitchd did not stop")
+    wait_for(lambda: not os.path.exists(f"/proc/{pid}"), 60, "ovs-vswitchd did not stop")
     subprocess.run([str(REPO / "it" / "system" / "up")], check=True, timeout=900,
                    env={**clean.env, "OKO_VSWITCHD_VLOG": "-vvconn:file:dbg"})
-    _wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
+    wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
         f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 120, "the flow did not come back")
     assert f"program {PROG_ID}:" in _oko_show(clean)
     # The restarted switch got the configured parameters again (not the RPC's later change).
@@ -386,10 +367,10 @@ def test_deleting_the_configuration_unloads_the_program(clean):
     flow = (f"{clean.restconf}/data/opendaylight-inventory:nodes/node={clean.node_id}"
             f"/flow-node-inventory:table=0/flow={FLOW_ID}")
     assert requests.delete(flow, auth=AUTH, timeout=30).status_code in (200, 204)
-    _wait_for(lambda: f"filter_prog={PROG_ID}" not in clean.sh(
+    wait_for(lambda: f"filter_prog={PROG_ID}" not in clean.sh(
         f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the flow was not removed")
     r = requests.delete(f"{clean.restconf}/data/oko:switches/switch={clean.node_id}/program={PROG_ID}",
                         auth=AUTH, timeout=30)
     assert r.status_code in (200, 204), r.text
-    _wait_for(lambda: f"program {PROG_ID}:" not in _oko_show(clean), 60, "the program stayed on the switch")
-    _wait_for(lambda: _switch_program(clean, PROG_ID) is None, 30, "the operational entry stayed")
+    wait_for(lambda: f"program {PROG_ID}:" not in _oko_show(clean), 60, "the program stayed on the switch")
+    wait_for(lambda: _switch_program(clean, PROG_ID) is None, 30, "the operational entry stayed")

@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from conftest import REPO
+from helpers import udp_frame, wait_for
 from ofpeer import OpenFlowPeer
 
 AUTH = ("admin", "admin")
@@ -49,16 +50,6 @@ def test_oko_codecs_are_registered_with_openflowjava(system):
 
 OFPFC_ADD = 0
 FLOW_URL = "/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0/flow=oko-vector"
-
-
-def _wait_for(predicate, timeout, what):
-    deadline = time.time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        assert time.time() < deadline, what
-        time.sleep(1)
 
 
 def _vector(name):
@@ -108,7 +99,7 @@ def test_flow_with_filter_prog_is_decoded_by_the_switch_and_refused_for_an_unkno
         refused = "sending OKO_UNKNOWN_PROG error reply to OFPT_FLOW_MOD message" in text
         return (mods, refused) if mods and refused else None
     try:
-        mods, _ = _wait_for(decoded_and_refused, 60, "the switch neither decoded nor refused the flow")
+        mods, _ = wait_for(decoded_and_refused, 60, "the switch neither decoded nor refused the flow")
     finally:
         requests.delete(url, auth=AUTH, timeout=30)
     assert mods[-1] == expected, mods
@@ -295,16 +286,6 @@ SEND_MAPS_COOKIE = 0x5E17D
 SEND_MAPS_FLOW_URL = "/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0/flow=oko-send-maps"
 
 
-def _udp_frame():
-    """An Ethernet/IPv4/UDP frame from 10.0.0.2:1000 to 10.0.0.1:53, as hex for ovs-ofctl packet-out."""
-    eth = bytes.fromhex("000000000001" "000000000002" "0800")
-    payload = b"oko"
-    udp = struct.pack("!HHHH", 1000, 53, 8 + len(payload), 0) + payload
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
-                     bytes([10, 0, 0, 2]), bytes([10, 0, 0, 1]))
-    return (eth + ip + udp).hex()
-
-
 def test_flow_with_filter_from_restconf_runs_on_the_real_switch_and_its_maps_come_back(system):
     """The whole loop on the real patched OVS: a program loaded through the controller, a flow written over
     RESTCONF with the filter-prog match and a send-maps action lands in the switch's flow table, a packet that
@@ -334,14 +315,14 @@ def test_flow_with_filter_from_restconf_runs_on_the_real_switch_and_its_maps_com
     def installed():
         out = system.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {system.bridge}").stdout
         return [line for line in out.splitlines() if f"filter_prog={SEND_MAPS_PROG}" in line]
-    line = _wait_for(installed, 60, "the flow with filter_prog never reached the switch")[0]
+    line = wait_for(installed, 60, "the flow with filter_prog never reached the switch")[0]
     assert f"cookie={SEND_MAPS_COOKIE:#x}" in line and "priority=300,ip" in line, line
     assert "actions=send_maps(0x2)" in line, line
 
     log = system.karaf / "data" / "log" / "karaf.log"
     start = log.stat().st_size
     r = system.sh(f"ovs-ofctl -O OpenFlow13 packet-out {system.bridge} "
-                  f"'in_port=LOCAL packet={_udp_frame()} actions=table'")
+                  f"'in_port=LOCAL packet={udp_frame(payload=b'oko')} actions=table'")
     assert r.returncode == 0, r.stdout + r.stderr
 
     def published():
@@ -349,7 +330,7 @@ def test_flow_with_filter_from_restconf_runs_on_the_real_switch_and_its_maps_com
             f.seek(start)
             return re.findall(r"SEND_MAPS from (\S+): program (\d+) event \d+ fragment 0 \(last\), cookie (\d+), "
                               r"table 0, 1 map sections \(1 entries\), 0 suppressed", f.read())
-    events = _wait_for(published, 60, "no SEND_MAPS notification was published by the controller")
+    events = wait_for(published, 60, "no SEND_MAPS notification was published by the controller")
     assert events[0] == (system.node_id, str(SEND_MAPS_PROG), str(SEND_MAPS_COOKIE)), events
     show = system.sh(f"ovs-appctl oko/show {system.bridge}").stdout
     block = show.split(f"program {SEND_MAPS_PROG}:")[1].split("program ")[0]

@@ -9,6 +9,7 @@ package org.opendaylight.oko.northbound.install;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.opendaylight.oko.northbound.program.ResolvedProgram;
 
@@ -44,7 +45,7 @@ public final class LoadedPrograms {
 
     /** Program ids loaded on a switch, with what is loaded. */
     public Map<Long, Loaded> onSwitch(final String node) {
-        final Map<Long, Loaded> result = new java.util.TreeMap<>();
+        final Map<Long, Loaded> result = new TreeMap<>();
         loaded.forEach((key, value) -> {
             if (key.node().equals(node)) {
                 result.put(key.progId(), value);

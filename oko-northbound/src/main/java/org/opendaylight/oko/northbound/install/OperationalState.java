@@ -10,6 +10,8 @@ package org.opendaylight.oko.northbound.install;
 import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.FluentFuture;
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.MoreExecutors;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -92,7 +94,7 @@ public final class OperationalState {
 
     private static FluentFuture<? extends CommitInfo> logged(final FluentFuture<? extends CommitInfo> commit,
             final String what) {
-        commit.addCallback(new com.google.common.util.concurrent.FutureCallback<CommitInfo>() {
+        commit.addCallback(new FutureCallback<CommitInfo>() {
             @Override
             public void onSuccess(final CommitInfo result) {
                 // nothing to say
@@ -102,7 +104,7 @@ public final class OperationalState {
             public void onFailure(final Throwable cause) {
                 LOG.warn("Could not record the operational state of {}", what, cause);
             }
-        }, com.google.common.util.concurrent.MoreExecutors.directExecutor());
+        }, MoreExecutors.directExecutor());
         return commit;
     }
 }

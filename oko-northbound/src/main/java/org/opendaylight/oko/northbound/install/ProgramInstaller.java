@@ -117,13 +117,12 @@ public final class ProgramInstaller {
     private static Outcome failedLoad(final String node, final Throwable failure) {
         final Throwable cause = failure instanceof ExecutionException ? failure.getCause() : failure;
         if (cause instanceof SwitchException switchError) {
-            if (switchError.refusedBySwitch()) {
-                return new Outcome(InstallStatus.Rejected, switchError.getMessage());
-            }
-            if (switchError.getMessage().endsWith("is not connected to this controller")) {
-                return new Outcome(InstallStatus.SwitchDisconnected, switchError.getMessage());
-            }
-            return new Outcome(InstallStatus.Failed, switchError.getMessage());
+            final InstallStatus status = switch (switchError.kind()) {
+                case REFUSED -> InstallStatus.Rejected;
+                case NOT_CONNECTED -> InstallStatus.SwitchDisconnected;
+                case NO_ANSWER -> InstallStatus.Failed;
+            };
+            return new Outcome(status, switchError.getMessage());
         }
         LOG.warn("{}: loading a program failed unexpectedly", node, cause);
         return new Outcome(InstallStatus.Failed, String.valueOf(cause.getMessage()));

@@ -15,11 +15,9 @@ import com.google.common.util.concurrent.MoreExecutors;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeService;
@@ -43,6 +41,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     /** Before the forwarding rules manager (1); alongside the arbitrator (0), which does nothing outside upgrades. */
     public static final int RECONCILIATION_PRIORITY = 0;
     private static final Logger LOG = LoggerFactory.getLogger(SwitchOwnership.class);
+    private static final long INVENTORY_TIMEOUT_MILLIS = 10_000;
 
     private final DataBroker broker;
     private final SwitchSync sync;
@@ -136,12 +135,10 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     /** The switch is in the operational inventory: some controller instance masters it and reports its state. */
     private boolean connectedElsewhere(final String node) {
         try (var tx = broker.newReadOnlyTransaction()) {
-            return tx.exists(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Nodes.class)
-                .child(Node.class, new NodeKey(new NodeId(node))).build()).get(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return true;
-        } catch (ExecutionException | TimeoutException e) {
+            return DatastoreReads.await(tx.exists(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier
+                .builder(Nodes.class).child(Node.class, new NodeKey(new NodeId(node))).build()),
+                INVENTORY_TIMEOUT_MILLIS, "the inventory");
+        } catch (IllegalStateException e) {
             LOG.warn("{}: cannot tell whether it is connected", node, e);
             return true;
         }

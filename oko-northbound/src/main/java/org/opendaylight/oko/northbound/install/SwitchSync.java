@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -25,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.program.InvalidProgramException;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.program.ResolvedProgram;
@@ -95,19 +97,12 @@ public final class SwitchSync {
     /** Nodes that have configuration. */
     public Set<String> configuredSwitches() {
         try (var tx = broker.newReadOnlyTransaction()) {
-            return tx.read(LogicalDatastoreType.CONFIGURATION, DataObjectIdentifier.builder(Switches.class).build())
-                .get(switchTimeoutMillis, TimeUnit.MILLISECONDS)
-                .map(switches -> {
-                    final Set<String> nodes = new LinkedHashSet<>();
-                    switches.nonnullSwitch().keySet().forEach(key -> nodes.add(key.getNode().getValue()));
-                    return nodes;
-                })
-                .orElse(Set.of());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted reading the configuration", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot read the configuration", e);
+            final Set<String> nodes = new LinkedHashSet<>();
+            DatastoreReads.await(tx.read(LogicalDatastoreType.CONFIGURATION,
+                    DataObjectIdentifier.builder(Switches.class).build()), switchTimeoutMillis, "the configuration")
+                .ifPresent(switches -> switches.nonnullSwitch().keySet()
+                    .forEach(key -> nodes.add(key.getNode().getValue())));
+            return nodes;
         }
     }
 
@@ -172,22 +167,18 @@ public final class SwitchSync {
 
     private Config readConfig(final String node) {
         try (var tx = broker.newReadOnlyTransaction()) {
-            final Optional<Switch> sw = tx.read(LogicalDatastoreType.CONFIGURATION, OperationalState.switchPath(node))
-                .get(switchTimeoutMillis, TimeUnit.MILLISECONDS);
-            final Optional<Programs> programs = tx.read(LogicalDatastoreType.CONFIGURATION,
-                DataObjectIdentifier.builder(Programs.class).build()).get(switchTimeoutMillis, TimeUnit.MILLISECONDS);
-            final Map<Long, String> wanted = new java.util.TreeMap<>();
+            final String what = "the configuration of " + node;
+            final Optional<Switch> sw = DatastoreReads.await(tx.read(LogicalDatastoreType.CONFIGURATION,
+                OperationalState.switchPath(node)), switchTimeoutMillis, what);
+            final Optional<Programs> programs = DatastoreReads.await(tx.read(LogicalDatastoreType.CONFIGURATION,
+                DataObjectIdentifier.builder(Programs.class).build()), switchTimeoutMillis, what);
+            final Map<Long, String> wanted = new TreeMap<>();
             sw.ifPresent(s -> s.nonnullProgram().values().forEach(p -> wanted.put(p.getProgramId().getValue()
                 .toJava(), p.getProgram() == null ? "" : p.getProgram().getValue())));
             final Map<String, Program> byName = new HashMap<>();
             programs.ifPresent(p -> p.nonnullProgram().values().forEach(program -> byName.put(
                 program.getName().getValue(), program)));
             return new Config(wanted, byName);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted reading the configuration", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot read the configuration of " + node, e);
         }
     }
 }

@@ -22,11 +22,9 @@ import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
 import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.switchio.SwitchClient;
+import org.opendaylight.oko.openflowjava.notification.NodeRefs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeRef;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.OkoSendMapsSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.oko.send.maps.sal.OkoSendMapsMessage;
@@ -36,7 +34,6 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.maps.received
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.ReceivedMap;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.ReceivedMapBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.ReceivedMapKey;
-import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.util.BindingMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,7 +79,7 @@ public final class SendMapsCollector {
             return;
         }
         final OkoSendMapsMessage fragment = sal.getOkoSendMapsMessage();
-        final String node = nodeId(message.getNode());
+        final String node = NodeRefs.nodeId(message.getNode());
         if (node == null || fragment == null) {
             return;
         }
@@ -171,16 +168,5 @@ public final class SendMapsCollector {
             LOG.warn("{}: maps-received notification of program {} dropped: subscribers are too slow", node,
                 progId);
         }
-    }
-
-    /** The inventory id of the node ("openflow:1"), or null if the reference names none. */
-    static String nodeId(final NodeRef ref) {
-        if (ref != null && ref.getValue() instanceof DataObjectIdentifier<?> path) {
-            final NodeKey key = path.toLegacy().firstKeyOf(Node.class);
-            if (key != null) {
-                return key.getId().getValue();
-            }
-        }
-        return null;
     }
 }

@@ -12,11 +12,9 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapIndex;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapType;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.MapName;
@@ -44,6 +42,8 @@ public final class ProgramInfoPublisher {
     private static final DataObjectIdentifier<Programs> PROGRAMS = DataObjectIdentifier.builder(Programs.class)
         .build();
 
+    private static final long READ_TIMEOUT_MILLIS = 30_000;
+
     private final DataBroker broker;
     private final ProgramResolver resolver;
 
@@ -55,12 +55,10 @@ public final class ProgramInfoPublisher {
     public void publish() {
         final Optional<Programs> config;
         try (var tx = broker.newReadOnlyTransaction()) {
-            config = tx.read(LogicalDatastoreType.CONFIGURATION, PROGRAMS).get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("Cannot read the configured programs", e);
+            config = DatastoreReads.await(tx.read(LogicalDatastoreType.CONFIGURATION, PROGRAMS), READ_TIMEOUT_MILLIS,
+                "the configured programs");
+        } catch (IllegalStateException e) {
+            LOG.warn("Program info not published", e);
             return;
         }
         final List<Program> programs = new ArrayList<>();

@@ -19,13 +19,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.filters.FilterCatalog;
 import org.opendaylight.oko.filters.Layout;
+import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
 import org.opendaylight.oko.northbound.install.Outcome;
 import org.opendaylight.oko.northbound.install.ProgramInstaller;
@@ -344,12 +343,9 @@ public final class OkoRpcs {
     private <T extends org.opendaylight.yangtools.binding.DataObject> Optional<T> read(
             final LogicalDatastoreType store, final DataObjectIdentifier<T> path) throws Refusal {
         try (var tx = broker.newReadOnlyTransaction()) {
-            return tx.read(store, path).get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Refusal(ErrorTag.OPERATION_FAILED, "interrupted", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new Refusal(ErrorTag.OPERATION_FAILED, "cannot read the datastore: " + e.getMessage(), e);
+            return DatastoreReads.await(tx.read(store, path), timeoutMillis, "the datastore");
+        } catch (IllegalStateException e) {
+            throw new Refusal(ErrorTag.OPERATION_FAILED, e.getMessage(), e);
         }
     }
 

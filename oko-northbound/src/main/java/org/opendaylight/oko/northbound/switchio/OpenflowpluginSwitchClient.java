@@ -181,7 +181,8 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
         return FluentFuture.from(call)
             .withTimeout(timeoutMillis, TimeUnit.MILLISECONDS, timer)
             .catchingAsync(TimeoutException.class, e -> Futures.immediateFailedFuture(new SwitchException(
-                node + " did not answer within " + timeoutMillis + " ms", false)), MoreExecutors.directExecutor());
+                node + " did not answer within " + timeoutMillis + " ms", SwitchException.Kind.NO_ANSWER)),
+                MoreExecutors.directExecutor());
     }
 
     private static ListenableFuture<Void> allOf(final List<ListenableFuture<Void>> futures) {
@@ -197,12 +198,14 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
             .collect(Collectors.joining("; "));
         final int code = text.indexOf(DEVICE_ERROR_CODE);
         if (text.startsWith("Device reported error") && code >= 0) {
-            return new SwitchException(text.substring(code + DEVICE_ERROR_CODE.length()), true);
+            return new SwitchException(text.substring(code + DEVICE_ERROR_CODE.length()), SwitchException.Kind.REFUSED);
         }
         if (text.contains("No implementation of RPC")) {
-            return new SwitchException(node + " is not connected to this controller", false);
+            return new SwitchException(node + " is not connected to this controller",
+                SwitchException.Kind.NOT_CONNECTED);
         }
-        return new SwitchException(text.isEmpty() ? node + " failed the request" : text, false);
+        return new SwitchException(text.isEmpty() ? node + " failed the request" : text,
+            SwitchException.Kind.NO_ANSWER);
     }
 
     private static String describe(final RpcError error) {

@@ -14,15 +14,24 @@ package org.opendaylight.oko.northbound.switchio;
 public final class SwitchException extends Exception {
     private static final long serialVersionUID = 1L;
 
-    private final boolean refusedBySwitch;
-
-    public SwitchException(final String message, final boolean refusedBySwitch) {
-        super(message);
-        this.refusedBySwitch = refusedBySwitch;
+    /** Why the message did not go through. */
+    public enum Kind {
+        /** The switch answered with an error (its text is the message). */
+        REFUSED,
+        /** This controller instance has no connection to the switch. */
+        NOT_CONNECTED,
+        /** The switch did not answer, or the request failed on the way. */
+        NO_ANSWER
     }
 
-    /** True when the switch answered with an error; false when it could not be reached or did not answer. */
-    public boolean refusedBySwitch() {
-        return refusedBySwitch;
+    private final Kind kind;
+
+    public SwitchException(final String message, final Kind kind) {
+        super(message);
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
     }
 }

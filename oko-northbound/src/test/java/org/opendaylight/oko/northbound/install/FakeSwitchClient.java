@@ -70,6 +70,6 @@ final class FakeSwitchClient implements SwitchClient {
         sent.add(message);
         final String refusal = refusals.get(kind);
         return refusal == null ? Futures.immediateVoidFuture()
-            : Futures.immediateFailedFuture(new SwitchException(refusal, true));
+            : Futures.immediateFailedFuture(new SwitchException(refusal, SwitchException.Kind.REFUSED));
     }
 }

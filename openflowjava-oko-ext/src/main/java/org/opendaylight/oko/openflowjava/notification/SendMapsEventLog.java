@@ -10,10 +10,7 @@ package org.opendaylight.oko.openflowjava.notification;
 import org.opendaylight.mdsal.binding.api.NotificationService;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeRef;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.OkoSendMapsSal;
-import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -45,22 +42,17 @@ public final class SendMapsEventLog implements AutoCloseable {
             final var event = sal.getOkoSendMapsMessage();
             final var sections = event.nonnullMapSection();
             LOG.debug("SEND_MAPS from {}: program {} event {} fragment {}{}, cookie {}, table {}, {} map sections"
-                + " ({} entries), {} suppressed", nodeId(message.getNode()), event.getProgId().getValue(),
+                + " ({} entries), {} suppressed", nodeName(message.getNode()), event.getProgId().getValue(),
                 event.getEventId(), event.getFragment(), Boolean.TRUE.equals(event.getLastFragment()) ? " (last)" : "",
                 event.getCookie(), event.getTableId(), sections.size(),
                 sections.stream().mapToInt(section -> section.nonnullEntry().size()).sum(), event.getSuppressed());
         }
     }
 
-    /** The inventory id of the node ("openflow:1"), or the whole reference if it names none. */
-    private static String nodeId(final NodeRef ref) {
-        if (ref.getValue() instanceof DataObjectIdentifier<?> path) {
-            final NodeKey key = path.toLegacy().firstKeyOf(Node.class);
-            if (key != null) {
-                return key.getId().getValue();
-            }
-        }
-        return String.valueOf(ref.getValue());
+    /** The inventory id of the node, or the whole reference if it names none. */
+    private static String nodeName(final NodeRef ref) {
+        final String id = NodeRefs.nodeId(ref);
+        return id != null ? id : String.valueOf(ref.getValue());
     }
 
     @Deactivate
