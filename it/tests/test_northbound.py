@@ -279,7 +279,10 @@ def test_programs_are_created_with_post_and_deleted(clean):
     assert r.status_code == 409 and "data-exists" in r.text, r.text
     assert requests.get(url, auth=AUTH, timeout=30).json()["oko:program"][0]["library-filter"] == "baseline"
     assert requests.delete(url, auth=AUTH, timeout=30).status_code == 204
-    assert requests.get(url, auth=AUTH, timeout=30).status_code in (404, 409)
+    # The configuration is gone at once; the operational copy (with its info) follows asynchronously.
+    assert requests.get(url + "?content=config", auth=AUTH, timeout=30).status_code in (404, 409)
+    wait_for(lambda: requests.get(url, auth=AUTH, timeout=30).status_code in (404, 409), 30,
+             "the program's operational copy stayed")
 
 
 def test_load_program_on_an_unknown_switch_is_refused(clean):
