@@ -67,4 +67,10 @@ int32_t oko_helper_by_name(const char *name);
 typedef uint64_t oko_helper_fn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
 extern oko_helper_fn *const oko_helper_table[OKO_N_HELPERS];
 
+/* Replaces the clock behind oko_time_ns() (NULL restores CLOCK_MONOTONIC).
+ * For offline runs only (oko-filter run --clock pcap replays a trace's own
+ * timestamps, so that timeouts and rates are tested deterministically);
+ * the switch never calls it.  Not thread-safe: set it before running. */
+void oko_helpers_set_clock(uint64_t (*clock)(void));
+
 #endif /* oko-helpers.h */

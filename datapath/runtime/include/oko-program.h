@@ -42,9 +42,19 @@ struct oko_insn {
  * BPF_PSEUDO_MAP_FD, but naming the map by its index in the program). */
 #define OKO_PSEUDO_MAP_INDEX 1
 
+/* Map types: the numbers of enum oko_map_type in oko/filter.h. */
+enum oko_map_type_id {
+    OKO_MAP_TYPE_HASH = 1,
+    OKO_MAP_TYPE_ARRAY,
+    OKO_MAP_TYPE_LRU_HASH,
+    OKO_MAP_TYPE_BLOOM,
+    OKO_MAP_TYPE_COUNT_MIN,
+    OKO_MAP_TYPE_LPM,
+};
+
 struct oko_map_decl {
     char name[OKO_MAP_NAME_MAX];
-    uint32_t type;                  /* enum oko_map_type of oko/filter.h */
+    uint32_t type;                  /* enum oko_map_type_id */
     uint32_t key_size;
     uint32_t value_size;
     uint32_t max_entries;

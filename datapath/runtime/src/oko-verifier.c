@@ -25,7 +25,9 @@
  * packet pointers carry a fixed offset, a variable part and, when the
  * variable part was compared with the packet end, a proven readable range.
  * At points where paths join, a state that another explored state covers
- * is pruned.  A budget on explored instructions turns path explosion into a
+ * is pruned; registers that no path from there reads (liveness, computed
+ * backwards over the control-flow graph) are left out of the comparison,
+ * so a dead register's leftover value does not keep paths apart.  A budget on explored instructions turns path explosion into a
  * "too complex" rejection instead of a hang. */
 
 #include "oko-verifier.h"
@@ -123,6 +125,7 @@ struct verifier {
     char *error;
     uint8_t *join;                          /* in-degree, up to 2 (join point) */
     uint8_t *lddw_tail;                     /* insn is the 2nd half of lddw */
+    uint16_t *live;                         /* registers read later, per insn */
     struct stored_state **seen;
     int *n_seen;
     size_t n_stored;
@@ -401,6 +404,109 @@ out:
     free(stack);
     free(next_succ);
     return err;
+}
+
+/* ---- Register liveness ---- */
+
+#define REG_BIT(r) ((uint16_t) (1u << (r)))
+#define CALL_ARGS (REG_BIT(1) | REG_BIT(2) | REG_BIT(3) | REG_BIT(4) | REG_BIT(5))
+#define CALL_CLOBBERS (CALL_ARGS | REG_BIT(0))
+
+/* Registers instruction 'pc' reads ('*use') and writes ('*def').  A call
+ * reads the arguments of its helper's prototype (all five if the helper is
+ * unknown: the walk rejects such a call anyway). */
+static void
+insn_use_def(const struct verifier *v, int pc, uint16_t *use, uint16_t *def)
+{
+    const struct oko_insn *insn = &v->insns[pc];
+    int cls = insn->opcode & 0x07;
+    int op = insn->opcode & 0xf0;
+    uint16_t dst = REG_BIT(insn->dst), src = REG_BIT(insn->src);
+
+    *use = *def = 0;
+    switch (cls) {
+    case CLASS_LD:                          /* lddw */
+        *def = dst;
+        break;
+    case CLASS_LDX:
+        *use = src;
+        *def = dst;
+        break;
+    case CLASS_ST:
+        *use = dst;
+        break;
+    case CLASS_STX:
+        *use = dst | src;
+        if ((insn->opcode & 0xe0) == MODE_ATOMIC) {
+            if (insn->imm == ATOMIC_CMPXCHG) {
+                *use |= REG_BIT(0);
+                *def = REG_BIT(0);
+            } else if (insn->imm & ATOMIC_FETCH) {
+                *def = src;
+            }
+        }
+        break;
+    case CLASS_ALU:
+    case CLASS_ALU64:
+        *def = dst;
+        if (op != 0xb0) {                   /* every op but mov reads dst */
+            *use = dst;
+        }
+        if ((insn->opcode & SRC_X) && op != OP_END && op != 0x80) {
+            *use |= src;
+        }
+        break;
+    case CLASS_JMP:
+    case CLASS_JMP32:
+        if (op == OP_CALL) {
+            const struct oko_helper_proto *proto = oko_helper_proto(insn->imm);
+            *use = proto ? 0 : CALL_ARGS;
+            for (int i = 0; proto && i < 5 && proto->args[i] != OKO_ARG_NONE; i++) {
+                *use |= REG_BIT(i + 1);
+            }
+            *def = CALL_CLOBBERS;
+        } else if (op == OP_EXIT) {
+            *use = REG_BIT(0);
+        } else if (op != OP_JA) {
+            *use = dst | ((insn->opcode & SRC_X) ? src : 0);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* live[pc]: registers some path from 'pc' reads before writing.  The graph
+ * has no cycles, but jumps may go backwards, so iterate to a fixed point
+ * (a pass in reverse order settles almost everything). */
+static int
+compute_liveness(struct verifier *v)
+{
+    v->live = calloc(v->n, sizeof *v->live);
+    if (!v->live) {
+        return ENOMEM;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int pc = v->n - 1; pc >= 0; pc--) {
+            if (v->lddw_tail[pc]) {
+                continue;
+            }
+            int succ[2];
+            int n = successors(v, pc, succ);
+            uint16_t out = 0, use, def;
+            for (int i = 0; i < n; i++) {
+                out |= succ[i] < v->n ? v->live[succ[i]] : 0;
+            }
+            insn_use_def(v, pc, &use, &def);
+            uint16_t in = use | (out & ~def) | REG_BIT(FP);
+            if (in != v->live[pc]) {
+                v->live[pc] = in;
+                changed = true;
+            }
+        }
+    }
+    return 0;
 }
 
 /* ---- Abstract values ---- */
@@ -762,17 +868,13 @@ range_alu(int op, int off, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
 {
     switch (op) {
     case 0x00:
-        if (b + d < b) {
-            return false;
-        }
+        /* Modulo 2^64 the ends stay in order when both wrap or neither
+         * does (x + (-20) is a subtraction). */
         *lo = a + c; *hi = b + d;
-        return true;
+        return (*lo < a) == (*hi < b);
     case 0x10:
-        if (a < d) {
-            return false;
-        }
         *lo = a - d; *hi = b - c;
-        return true;
+        return (a < d) == (b < c);
     case 0x20:
         if (b && d > UINT64_MAX / b) {
             return false;
@@ -915,6 +1017,10 @@ alu_number(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
     } else if (!range_alu(op, insn->off, a, b, c, d, &lo, &hi)) {
         lo = 0;
         hi = UINT64_MAX;
+    }
+    if (!is64 && (op == 0x00 || op == 0x10) && lo >> 32 == hi >> 32) {
+        lo = (uint32_t) lo;                 /* both ends wrapped alike modulo 2^32 */
+        hi = (uint32_t) hi;
     }
     if (!is64 && hi > UINT32_MAX) {
         lo = 0;
@@ -1568,6 +1674,14 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
         }
         return 1;
     }
+    /* A pointer known not to be NULL compared with 0 (a NULL check clang
+     * repeats on a path where it already holds): decided. */
+    struct vreg *q = is_pointer(a) ? a : b;
+    struct vreg *zero = q == a ? b : a;
+    if ((q->type == T_MAP_VALUE || q->type == T_STACK || q->type == T_PKT)
+        && is_const(zero) && zero->umin == 0 && (rel == R_EQ || rel == R_NE)) {
+        return rel == R_NE;
+    }
     if (b->type == T_PKT && a->type == T_PKT_END) {
         struct vreg *t = a;
         a = b;
@@ -1729,14 +1843,14 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
 }
 
 static bool
-state_covers(const struct vstate *old, const struct vstate *new)
+state_covers(const struct vstate *old, const struct vstate *new, uint16_t live)
 {
     struct idmap m = { .n = 0 };
     if (new->len_min < old->len_min || new->len_max > old->len_max) {
         return false;
     }
     for (int i = 0; i < N_REGS; i++) {
-        if (!reg_covers(&old->regs[i], &new->regs[i], &m)) {
+        if ((live & REG_BIT(i)) && !reg_covers(&old->regs[i], &new->regs[i], &m)) {
             return false;
         }
     }
@@ -1777,7 +1891,7 @@ static bool
 prune(struct verifier *v, const struct vstate *s)
 {
     for (struct stored_state *st = v->seen[s->pc]; st; st = st->next) {
-        if (state_covers(&st->state, s)) {
+        if (state_covers(&st->state, s, v->live[s->pc])) {
             v->pruned++;
             return true;
         }
@@ -1948,6 +2062,9 @@ oko_verify(const struct oko_program *prog, const struct oko_verify_options *opts
         err = check_cfg(&v);
     }
     if (!err) {
+        err = compute_liveness(&v);
+    }
+    if (!err) {
         err = explore(&v);
     }
 out:
@@ -1967,6 +2084,7 @@ out:
     }
     free(v.join);
     free(v.lddw_tail);
+    free(v.live);
     free(v.seen);
     free(v.n_seen);
     free(v.pending);

@@ -2,7 +2,8 @@
  *
  *   oko-filter verify FILE [--min-len N]
  *   oko-filter disasm FILE
- *   oko-filter run FILE TRACE.pcap [--interpret] [--quiet]
+ *   oko-filter run FILE TRACE.pcap [--interpret] [--quiet] [--json]
+ *                  [--clock pcap] [--map MAP:KEYHEX=VALUEHEX]...
  *                  [--layout MAP=FIELD:TYPE,.../FIELD:TYPE,...]...
  *   oko-filter asm FILE.s -o OUT.bin
  *
@@ -20,7 +21,10 @@
 #include <time.h>
 
 #include "oko-asm.h"
+#include "oko-epoch.h"
 #include "oko-filter.h"
+#include "oko-helpers.h"
+#include "oko-map.h"
 #include "oko-verifier.h"
 
 static const char *const map_type_names[] = {
@@ -33,12 +37,16 @@ usage(void)
     fprintf(stderr,
             "usage: oko-filter verify FILE [--min-len N]\n"
             "       oko-filter disasm FILE\n"
-            "       oko-filter run FILE TRACE.pcap [--interpret] [--quiet]\n"
+            "       oko-filter run FILE TRACE.pcap [--interpret] [--quiet] [--json]\n"
+            "                      [--clock pcap] [--map MAP:KEYHEX=VALUEHEX]...\n"
             "                      [--layout MAP=FIELD:TYPE,.../FIELD:TYPE,...]...\n"
             "       oko-filter asm FILE.s -o OUT.bin\n"
             "FILE: an ELF object (clang -O2 -target bpf -c) or assembly (.s).\n"
             "Layout types: u8 u16 u32 u64 (little-endian), be16 be32 be64 (network order),\n"
-            "ipv4, mac, hex<N> (N raw bytes).\n");
+            "ipv4, mac, hex<N> (N raw bytes).\n"
+            "--map writes an entry before the first packet, as UPDATE_MAP would (bloom: no\n"
+            "value; count_min: a u32 increment).  --clock pcap: oko_time_ns() returns the\n"
+            "packet's capture time.  --json: verdicts and map entries as one JSON object.\n");
     exit(2);
 }
 
@@ -297,13 +305,124 @@ print_entry(const void *key, uint32_t key_size, const void *value, uint32_t valu
     return 0;
 }
 
+/* ---- Map presets (--map) ---- */
+
+struct preset {
+    char map[OKO_MAP_NAME_MAX];
+    uint8_t key[512], value[4096];
+    size_t key_size, value_size;
+};
+
+/* Parses HEX (an even number of hex digits, at most 'max' bytes). */
+static bool
+parse_hex(const char *hex, uint8_t *out, size_t max, size_t *n)
+{
+    size_t len = strlen(hex);
+    if (len % 2 || len / 2 > max) {
+        return false;
+    }
+    for (size_t i = 0; i < len / 2; i++) {
+        unsigned int byte;
+        if (sscanf(hex + 2 * i, "%2x", &byte) != 1) {
+            return false;
+        }
+        out[i] = byte;
+    }
+    *n = len / 2;
+    return true;
+}
+
+static bool
+parse_preset(const char *arg, struct preset *p)
+{
+    char buf[16384];
+    snprintf(buf, sizeof buf, "%s", arg);
+    char *colon = strchr(buf, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+    if (!colon || !eq || colon - buf >= OKO_MAP_NAME_MAX) {
+        return false;
+    }
+    *colon = *eq = '\0';
+    memcpy(p->map, buf, colon - buf + 1);          /* checked to fit above */
+    return parse_hex(colon + 1, p->key, sizeof p->key, &p->key_size)
+           && parse_hex(eq + 1, p->value, sizeof p->value, &p->value_size);
+}
+
+/* Writes 'p' into the filter's map of that name, with the sizes UPDATE_MAP
+ * uses (docs/protocol.md 5.1).  Prints why and returns false on error. */
+static bool
+apply_preset(struct oko_filter *f, const struct preset *p)
+{
+    for (size_t i = 0; i < f->prog.n_maps; i++) {
+        const struct oko_map_decl *d = &f->prog.maps[i];
+        if (strcmp(d->name, p->map)) {
+            continue;
+        }
+        bool sketch = d->type == OKO_MAP_TYPE_BLOOM || d->type == OKO_MAP_TYPE_COUNT_MIN;
+        uint32_t key_size = d->type == OKO_MAP_TYPE_ARRAY ? 4 : d->key_size;
+        uint32_t value_size = d->type == OKO_MAP_TYPE_BLOOM ? 0
+                              : d->type == OKO_MAP_TYPE_COUNT_MIN ? 4 : d->value_size;
+        if (p->key_size != key_size || p->value_size != value_size) {
+            fprintf(stderr, "oko-filter: --map %s: key %zu and value %zu bytes, the map takes "
+                    "key %u and value %u\n", p->map, p->key_size, p->value_size, key_size,
+                    value_size);
+            return false;
+        }
+        int err;
+        if (sketch) {
+            uint32_t increment = 1;
+            if (d->type == OKO_MAP_TYPE_COUNT_MIN) {
+                memcpy(&increment, p->value, sizeof increment);
+            }
+            oko_epoch_enter();
+            int64_t r = oko_map_add(f->maps[i], p->key, increment);
+            oko_epoch_exit();
+            err = r < 0 ? (int) -r : 0;
+        } else {
+            err = -oko_map_update_ctl(f->maps[i], p->key, p->value, OKO_UPDATE_ANY);
+        }
+        if (err) {
+            fprintf(stderr, "oko-filter: --map %s: %s\n", p->map, strerror(err));
+            return false;
+        }
+        return true;
+    }
+    fprintf(stderr, "oko-filter: --map %s: the program has no such map\n", p->map);
+    return false;
+}
+
+/* ---- JSON output (--json) ---- */
+
+static int
+print_entry_json(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
+                 void *aux)
+{
+    bool *first = aux;
+    printf("%s[\"", *first ? "" : ", ");
+    print_hex(key, key_size);
+    printf("\", \"");
+    print_hex(value, value_size);
+    printf("\"]");
+    *first = false;
+    return 0;
+}
+
+/* --clock pcap: the time of the packet being run. */
+static uint64_t packet_time_ns;
+
+static uint64_t
+packet_clock(void)
+{
+    return packet_time_ns;
+}
+
 static int
 cmd_run(int argc, char *argv[])
 {
     struct oko_filter_options opts = { .interpret = false };
     struct layout layouts[OKO_MAX_MAPS];
-    int n_layouts = 0;
-    bool quiet = false;
+    static struct preset presets[256];
+    int n_layouts = 0, n_presets = 0;
+    bool quiet = false, json = false;
     if (argc < 2) {
         usage();
     }
@@ -312,6 +431,16 @@ cmd_run(int argc, char *argv[])
             opts.interpret = true;
         } else if (!strcmp(argv[i], "--quiet")) {
             quiet = true;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = true;
+        } else if (!strcmp(argv[i], "--clock") && i + 1 < argc && !strcmp(argv[i + 1], "pcap")) {
+            oko_helpers_set_clock(packet_clock);
+            i++;
+        } else if (!strcmp(argv[i], "--map") && i + 1 < argc && n_presets < 256) {
+            if (!parse_preset(argv[++i], &presets[n_presets++])) {
+                fprintf(stderr, "oko-filter: bad --map '%s' (MAP:KEYHEX=VALUEHEX)\n", argv[i]);
+                usage();
+            }
         } else if (!strcmp(argv[i], "--layout") && i + 1 < argc && n_layouts < OKO_MAX_MAPS) {
             if (!parse_layout(argv[++i], &layouts[n_layouts++])) {
                 fprintf(stderr, "oko-filter: bad layout '%s'\n", argv[i]);
@@ -329,8 +458,15 @@ cmd_run(int argc, char *argv[])
         printf("%s: rejected: %s\n", argv[0], error);
         return 1;
     }
+    for (int i = 0; i < n_presets; i++) {
+        if (!apply_preset(f, &presets[i])) {
+            oko_filter_destroy(f);
+            return 1;
+        }
+    }
     char errbuf[PCAP_ERRBUF_SIZE];
-    pcap_t *pcap = pcap_open_offline(argv[1], errbuf);
+    pcap_t *pcap = pcap_open_offline_with_tstamp_precision(argv[1], PCAP_TSTAMP_PRECISION_NANO,
+                                                           errbuf);
     if (!pcap) {
         fprintf(stderr, "oko-filter: %s\n", errbuf);
         oko_filter_destroy(f);
@@ -339,20 +475,27 @@ cmd_run(int argc, char *argv[])
     struct pcap_pkthdr *hdr;
     const u_char *data;
     uint64_t n = 0, matches = 0, errors = 0, ns = 0;
+    if (json) {
+        printf("{\"program\": \"%s\", \"engine\": \"%s\", \"instructions\": %zu, \"verdicts\": [",
+               argv[0], f->jit.fn ? "jit" : "interpreter", f->prog.n_insns);
+    }
     while (pcap_next_ex(pcap, &hdr, &data) == 1) {
         struct timespec t0, t1;
+        packet_time_ns = (uint64_t) hdr->ts.tv_sec * 1000000000 + hdr->ts.tv_usec;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         uint64_t r0 = oko_filter_run(f, data, hdr->caplen);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         ns += (t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);
         enum oko_verdict verdict = oko_verdict_of(r0);
+        const char *text = verdict == OKO_VERDICT_MATCH ? "match"
+                           : verdict == OKO_VERDICT_NO_MATCH ? "no match" : "error";
         n++;
         matches += verdict == OKO_VERDICT_MATCH;
         errors += verdict == OKO_VERDICT_ERROR;
-        if (!quiet) {
-            printf("packet %" PRIu64 ": %u bytes: %s", n, hdr->caplen,
-                   verdict == OKO_VERDICT_MATCH ? "match" : verdict == OKO_VERDICT_NO_MATCH
-                   ? "no match" : "error");
+        if (json) {
+            printf("%s\"%s\"", n > 1 ? ", " : "", text);
+        } else if (!quiet) {
+            printf("packet %" PRIu64 ": %u bytes: %s", n, hdr->caplen, text);
             if (verdict == OKO_VERDICT_ERROR) {
                 printf(" (r0 = %#" PRIx64 ", counted as no match)", r0);
             }
@@ -360,24 +503,40 @@ cmd_run(int argc, char *argv[])
         }
     }
     pcap_close(pcap);
-    printf("%" PRIu64 " packets: %" PRIu64 " match, %" PRIu64 " no match, %" PRIu64
-           " errors (%s, %.0f ns per packet)\n", n, matches, n - matches - errors, errors,
-           f->jit.fn ? "jit" : "interpreter", n ? (double) ns / n : 0.0);
+    if (json) {
+        printf("], \"ns_per_packet\": %.1f, \"maps\": [", n ? (double) ns / n : 0.0);
+    } else {
+        printf("%" PRIu64 " packets: %" PRIu64 " match, %" PRIu64 " no match, %" PRIu64
+               " errors (%s, %.0f ns per packet)\n", n, matches, n - matches - errors, errors,
+               f->jit.fn ? "jit" : "interpreter", n ? (double) ns / n : 0.0);
+    }
     for (size_t i = 0; i < f->prog.n_maps; i++) {
         const struct oko_map_decl *d = &f->prog.maps[i];
-        struct dump_ctx ctx = { NULL };
-        for (int l = 0; l < n_layouts; l++) {
-            if (!strcmp(layouts[l].map, d->name)) {
-                ctx.layout = &layouts[l];
-            }
-        }
+        const char *type = d->type < 7 ? map_type_names[d->type] : "?";
         uint32_t count = oko_map_count(f->maps[i]);
-        printf("map %zu '%s' (%s): %u %s\n", i, d->name,
-               d->type < 7 ? map_type_names[d->type] : "?", count,
-               d->type == 4 || d->type == 5 ? "non-zero cells" : "entries");
         oko_epoch_enter();
-        oko_map_foreach(f->maps[i], print_entry, &ctx);
+        if (json) {
+            bool first = true;
+            printf("%s{\"name\": \"%s\", \"type\": \"%s\", \"count\": %u, \"entries\": [",
+                   i ? ", " : "", d->name, type, count);
+            oko_map_foreach(f->maps[i], print_entry_json, &first);
+            printf("]}");
+        } else {
+            struct dump_ctx ctx = { NULL };
+            for (int l = 0; l < n_layouts; l++) {
+                if (!strcmp(layouts[l].map, d->name)) {
+                    ctx.layout = &layouts[l];
+                }
+            }
+            printf("map %zu '%s' (%s): %u %s\n", i, d->name, type, count,
+                   d->type == OKO_MAP_TYPE_BLOOM || d->type == OKO_MAP_TYPE_COUNT_MIN
+                   ? "non-zero cells" : "entries");
+            oko_map_foreach(f->maps[i], print_entry, &ctx);
+        }
         oko_epoch_exit();
+    }
+    if (json) {
+        printf("]}\n");
     }
     oko_filter_destroy(f);
     return 0;
