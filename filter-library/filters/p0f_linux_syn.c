@@ -10,12 +10,6 @@
 
 #define LINUX_MAX_TTL 64
 #define N_OPTIONS 5
-#define TCPOPT_EOL 0
-#define TCPOPT_NOP 1
-#define TCPOPT_MSS 2
-#define TCPOPT_WS 3
-#define TCPOPT_SACK_OK 4
-#define TCPOPT_TIMESTAMP 8
 #define COUNT_ALL_SYNS 0
 #define COUNT_LINUX_SYNS 1
 

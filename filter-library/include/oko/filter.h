@@ -26,6 +26,11 @@ typedef long long          int64_t;
 #define OKO_NO_MATCH 0
 #define OKO_MATCH    1
 
+/* Helper functions of a filter must be inlined: a program is one function
+ * (the loader refuses calls to other functions in it).  Mark them so that
+ * clang inlines them even where it would rather not. */
+#define OKO_INLINE static inline __attribute__((always_inline))
+
 /* Section of the entry point, which the loader looks for. */
 #define OKO_FILTER_SECTION "oko/filter"
 #define OKO_FILTER __attribute__((section(OKO_FILTER_SECTION), used))
