@@ -23,6 +23,7 @@ REPO = os.path.dirname(LIB)
 OUT = os.environ.get("OUT", os.path.join(LIB, "build"))
 TOOL = os.path.join(REPO, "datapath", "runtime", "build", "oko-filter")
 DOCS = os.path.join(REPO, "docs", "filters.md")
+INSTRUCTIONS = {}                   # filter -> instruction count, from the verifier
 FIXED = {"u8": 1, "u16": 2, "u32": 4, "u64": 8, "be16": 2, "be32": 4, "be64": 8, "ipv4": 4, "mac": 6}
 
 
@@ -48,6 +49,7 @@ def object_maps(name):
                          capture_output=True, text=True)
     if out.returncode:
         raise AssertionError(f"{name}: {out.stdout.strip()} {out.stderr.strip()}")
+    INSTRUCTIONS[name] = int(re.search(r"accepted: (\d+) instructions", out.stdout)[1])
     maps = []
     for line in out.stdout.splitlines()[1:]:
         m = re.match(r"  map (\d+) '(\w+)': (\w+), key (\d+) bytes, value (\d+) bytes, (\d+) entries", line)
@@ -66,6 +68,8 @@ def generate_docs(catalog):
              ""]
     for f in catalog["filters"]:
         lines += [f"## {f['name']} ({f['version']})", "", f["description"], ""]
+        if f["name"] in INSTRUCTIONS:
+            lines += [f"{INSTRUCTIONS[f['name']]} BPF instructions (`oko-filter verify`).", ""]
         if f["parameters"]:
             lines += ["| parameter | map | type | default | unit |", "|---|---|---|---|---|"]
             for p in f["parameters"]:
