@@ -6,12 +6,16 @@
 """Fixtures of the end-to-end tests: the real system, started by it/system/up."""
 import os
 import pathlib
+import shutil
 import subprocess
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SYSTEM = REPO / "it" / "system"
+ARTIFACTS = REPO / "it" / "artifacts"
+# Processes the tests start carry one of these in their command line.
+STARTED_BY_TESTS = ("org.apache.karaf.main.Main", "ovs-vswitchd unix:", "ovsdb-server ")
 
 
 def system_env():
@@ -57,3 +61,33 @@ def system():
         yield s
     finally:
         s.down()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """On a failure, keeps the logs of Karaf and OVS as artifacts (it/artifacts/<test>/): `down` and the
+    next module's `up` would bury them."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    env = system_env()
+    run = pathlib.Path(env["OKO_RUN"])
+    target = ARTIFACTS / item.nodeid.replace("/", "_").replace("::", "__")[:150]
+    target.mkdir(parents=True, exist_ok=True)
+    for log in (run / "karaf" / "data" / "log" / "karaf.log", run / "ovs" / "ovs-vswitchd.log",
+                run / "ovs" / "ovsdb-server.log", run / "karaf.out"):
+        if log.exists():
+            shutil.copy(log, target / log.name)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_left_behind():
+    """After the suite: no Karaf, ovs-vswitchd or ovsdb-server of ours still runs, and no network namespace
+    of ours is left (the suite checks itself)."""
+    yield
+    ours = [line for line in subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+            .splitlines() if any(p in line for p in STARTED_BY_TESTS) and (str(REPO) in line or "plain-run" in line)]
+    namespaces = [n for n in subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+                  .split() if n.startswith("oko-")]
+    assert not ours and not namespaces, f"left behind: processes {ours}, namespaces {namespaces}"
