@@ -33,13 +33,13 @@ def plain(tmp_path_factory):
 
 
 def console(env, command):
-    return subprocess.run(["bash", "-c", f"'{env['OKO_KARAF']}/bin/client' -b \"{command}\""], env=env,
+    return subprocess.run(["bash", "-c", f"echo '{command}' | '{env['OKO_KARAF']}/bin/client' -b"], env=env,
                           capture_output=True, text=True, timeout=600)
 
 
 def test_feature_install_odl_oko_on_a_plain_distribution(plain):
     before = console(plain, "feature:list -i")
-    assert before.returncode == 0, before.stderr
+    assert before.returncode == 0 and "Name" in before.stdout, before.stdout + before.stderr
     assert "odl-oko " not in before.stdout                      # really started without it
     installed = console(plain, "feature:install odl-oko")
     assert installed.returncode == 0 and "Error" not in installed.stdout, installed.stdout + installed.stderr
