@@ -56,7 +56,11 @@ class System:
 @pytest.fixture(scope="module")
 def system():
     s = System()
-    s.up()
+    try:
+        s.up()
+    except BaseException:
+        s.down()                # what did start is stopped: no process is left behind
+        raise
     try:
         yield s
     finally:
@@ -69,7 +73,7 @@ def pytest_runtest_makereport(item, call):
     next module's `up` would bury them."""
     outcome = yield
     report = outcome.get_result()
-    if report.when != "call" or not report.failed:
+    if report.when not in ("setup", "call") or not report.failed:
         return
     env = system_env()
     run = pathlib.Path(env["OKO_RUN"])
