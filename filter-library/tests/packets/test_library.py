@@ -49,3 +49,49 @@ def test_port_scan_distinct_ports():
     packets = [with_ports(template, 1234, port) for port in range(1, 8)] + [with_ports(template, 1234, 1)]
     result = run_filter("port-scan", packets, params={"threshold": 5})
     assert result.verdicts == ["no match"] * 5 + ["match", "match", "match"]
+
+
+def source_frames(template, n, first=0):
+    """Copies of an Ethernet/IPv4 frame from n different sources 10.x.y.z."""
+    out = []
+    for i in range(first, first + n):
+        data = bytearray(template)
+        data[26:30] = bytes([10, (i >> 16) & 0xff, (i >> 8) & 0xff, i & 0xff])
+        out.append(bytes(data))
+    return out
+
+
+def test_rate_limiter_full_table_forgets_the_least_recent_source():
+    # Source 0 spends its burst, then 65,536 other sources fill the LRU table: source 0 is evicted and
+    # comes back with a full bucket instead of being over the limit.
+    template = bytes(syn("10.0.0.0"))
+    first = source_frames(template, 1)[0]
+    packets = [(0.0, first)] * 3 + [(0.001 + i * 1e-9, f) for i, f in enumerate(source_frames(template, 65536, 1))]
+    packets += [(0.002, first)]
+    result = run_filter("rate-limiter", packets, params={"rate": 1, "burst": 2}, engines=("jit",))
+    assert result.verdicts[:3] == ["no match", "no match", "match"]
+    assert result.verdicts[-1] == "no match"
+    assert result.counts["buckets"] == 65536
+
+
+def test_conntrack_established_full_table_and_ip_options():
+    opts = Ether() / IP(src="10.0.0.1", dst="10.0.0.2", options=b"\x01\x01\x01\x00") / TCP(sport=5, dport=6, flags="S")
+    back = Ether() / IP(src="10.0.0.2", dst="10.0.0.1") / TCP(sport=6, dport=5, flags="SA")
+    assert run_filter("conntrack_established", [opts, back]).verdicts == ["no match", "match"]
+    template = bytes(syn("10.0.0.0"))
+    packets = [(0.0, bytes(Ether() / IP(src="10.0.0.1", dst="10.0.0.2") / TCP(sport=5, dport=6, flags="S")))]
+    packets += [(0.001 + i * 1e-9, f) for i, f in enumerate(source_frames(template, 65536, 1))]
+    packets += [(0.002, bytes(back))]
+    result = run_filter("conntrack_established", packets, engines=("jit",))
+    assert result.verdicts[-1] == "no match"                    # the first connection was evicted
+    assert result.counts["connections"] == 65536
+
+
+def test_stateful_firewall_and_dapper_read_tcp_after_ip_options():
+    with_options = lambda src, dst, sp, dp, flags: Ether() / IP(src=src, dst=dst, options=b"\x01" * 8) / \
+        TCP(sport=sp, dport=dp, flags=flags, seq=1, ack=1)
+    packets = [with_options("10.0.0.1", "10.0.0.2", 7, 8, "S"), with_options("10.0.0.2", "10.0.0.1", 8, 7, "SA")]
+    assert run_filter("stateful-firewall", packets).verdicts == ["no match", "match"]
+    result = run_filter("dapper", packets)
+    (conn,) = result.maps["connections"]
+    assert (conn["port_lo"], conn["port_hi"]) == (7, 8) and conn["packets"] == 2
