@@ -9,6 +9,8 @@ pcaps. Each scenario asserts what a user would see: packets dropped or forwarded
 error texts."""
 import base64
 import json
+import os
+import signal
 import subprocess
 
 import pytest
@@ -322,3 +324,52 @@ def test_scenario_5_garbage_and_unknown_switches_are_refused(switch, body, statu
     assert r.status_code == status, r.text
     assert text is None or text in r.text, r.text
     assert "program 61" not in switch.system.sh(f"ovs-appctl oko/show {switch.system.bridge}").stdout
+
+
+def test_scenario_6_controller_restart_brings_back_programs_before_flows(switch):
+    """Karaf stops and starts again (ovs-vswitchd keeps running): from the persisted configuration the
+    controller loads the program and its initial entry again before the flow manager pushes the flows (the
+    switch's log of the OpenFlow messages it received says so); traffic is filtered as before; nothing was
+    POSTed again."""
+    system = switch.system
+    key = base64.b64encode((16).to_bytes(4, "little") + bytes([10, 66, 0, 0])).decode()
+    switch.program("kept-blocklist", 56, **{"library-filter": "blocklist", "initial-map": [
+        {"map": "blocked", "entry": [{"key": key, "value": base64.b64encode(bytes(8)).decode()}]}]})
+    switch.flow("kept-blocked", 500, 1, [], prog_id=56)
+    switch.flow("kept-forward", 100, 1, [2])
+    switch.wait_flows(2)
+    system.sh("ovs-appctl vlog/set vconn:file:dbg")
+    log_path = system.run_dir / "ovs" / "ovs-vswitchd.log"
+    offset = log_path.stat().st_size
+
+    karaf_pid = int((system.run_dir / "karaf.pid").read_text().strip())
+    os.killpg(karaf_pid, signal.SIGTERM)
+    wait_for(lambda: not os.path.exists(f"/proc/{karaf_pid}"), 120, "Karaf did not stop")
+    system.up()                                              # starts Karaf only: OVS still runs
+
+    def installed():
+        r = requests.get(f"{switch.data}/oko:switches/switch={system.node_id}/program=56?content=nonconfig",
+                         auth=AUTH, timeout=30)
+        return r.status_code == 200 and r.json()["oko:program"][0].get("status") == "installed"
+    wait_for(installed, 180, "program 56 not installed again after the controller restart")
+
+    def received():
+        log = log_path.read_text()[offset:]
+        return [line.split("received: ", 1)[1] for line in log.splitlines()
+                if "vconn|DBG|tcp:" in line and "received: " in line]
+
+    def flow_mod_seen():
+        messages = received()
+        return messages if any(m.startswith("OFPT_FLOW_MOD") and "filter_prog=56" in m for m in messages) else None
+    messages = wait_for(flow_mod_seen, 180, "the flow manager did not push the flow after the restart")
+    system.sh("ovs-appctl vlog/set vconn:file:info")
+    load = next(i for i, m in enumerate(messages) if m.startswith("OKOT_LOAD_PROG") and "prog_id=56 " in m)
+    update = next(i for i, m in enumerate(messages) if m.startswith("OKOT_UPDATE_MAP") and "prog_id=56 " in m)
+    flow = next(i for i, m in enumerate(messages) if m.startswith("OFPT_FLOW_MOD") and "filter_prog=56" in m)
+    assert load < update < flow, messages[:40]
+
+    switch.seen = {port: len(switch._frames(port)) for port in ("p1", "p2")}
+    switch.send("p1", udp_frame("10.66.1.1"))                # listed by the initial entry: dropped
+    switch.send("p1", udp_frame("10.67.1.1"))
+    wait_for(lambda: len(switch.sent("p2")) == 1, 30, "traffic not forwarded after the controller restart")
+    assert [str(IP(f[14:]).src) for f in switch.sent("p2")] == ["10.67.1.1"]
