@@ -87,11 +87,14 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture(scope="session", autouse=True)
 def nothing_left_behind():
-    """After the suite: no Karaf, ovs-vswitchd or ovsdb-server of ours still runs, and no network namespace
-    of ours is left (the suite checks itself)."""
+    """After the suite: no Karaf, ovs-vswitchd or ovsdb-server of ours still runs, and no network namespace or
+    hugepage mount of ours is left (the suite checks itself)."""
     yield
     ours = [line for line in subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
             .splitlines() if any(p in line for p in STARTED_BY_TESTS) and (str(REPO) in line or "plain-run" in line)]
     namespaces = [n for n in subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
                   .split() if n.startswith("oko-")]
-    assert not ours and not namespaces, f"left behind: processes {ours}, namespaces {namespaces}"
+    mounts = [line for line in pathlib.Path("/proc/mounts").read_text().splitlines()
+              if " hugetlbfs " in line and (str(REPO) in line or "plain-run" in line)]
+    assert not ours and not namespaces and not mounts, \
+        f"left behind: processes {ours}, namespaces {namespaces}, hugepage mounts {mounts}"
