@@ -51,6 +51,6 @@ test-filters:
 # End to end: starts the system, checks it, stops it.  Needs test-java's
 # (or build-java's) Karaf distribution and the datapath build.
 test-it: build-datapath
-	$(VENV)/bin/python -m pytest -v it/tests
+	$(VENV)/bin/python -m pytest -v --durations=25 it/tests
 
 .PHONY: bootstrap build build-java build-datapath up down test test-protocol test-java test-datapath test-filters test-it

@@ -4,8 +4,12 @@
 # terms of the Eclipse Public License v1.0 which accompanies this distribution,
 # and is available at http://www.eclipse.org/legal/epl-v10.html
 """Helpers shared by the end-to-end tests."""
+import json
 import struct
+import threading
 import time
+
+import requests
 
 
 def wait_for(predicate, timeout, what):
@@ -26,3 +30,39 @@ def udp_frame(source="10.0.0.2", payload=b""):
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
                      bytes(int(o) for o in source.split(".")), bytes([10, 0, 0, 1]))
     return (eth + ip + udp).hex()
+
+
+class MapsReceivedSubscriber:
+    """An application subscribed to oko:maps-received over a RESTCONF notification stream (server-sent
+    events): listens in a thread until an event contains `until`."""
+
+    def __init__(self, restconf, auth, until):
+        r = requests.post(f"{restconf}/operations/sal-remote:create-notification-stream", auth=auth, timeout=30,
+                          json={"input": {"notifications": [
+                              "(urn:opendaylight:oko?revision=2026-11-23)maps-received"]}})
+        assert r.status_code == 200, r.text
+        stream = r.json()["sal-remote:output"]["notification-stream-identifier"]
+        r = requests.get(f"{restconf}/data/ietf-restconf-monitoring:restconf-state/streams/stream={stream}",
+                         auth=auth, timeout=30)
+        self.location = next(a["location"] for a in r.json()["ietf-restconf-monitoring:stream"][0]["access"]
+                             if a["encoding"] == "json")
+        self.auth, self.until, self.events = auth, until, []
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+        self.thread.start()
+        time.sleep(2)                   # the subscription is in place before the caller's traffic
+
+    def _listen(self):
+        with requests.get(self.location, auth=self.auth, stream=True, timeout=(10, 60),
+                          headers={"Accept": "text/event-stream"}) as sse:
+            for line in sse.iter_lines(decode_unicode=True):
+                if line and line.startswith("data:"):
+                    self.events.append(json.loads(line[len("data:"):]))
+                    if self.until in line:
+                        return
+
+    def received(self, timeout=60):
+        """The maps-received notifications that contain `until`, once one arrived (or after `timeout`)."""
+        self.thread.join(timeout)
+        notifications = [e["ietf-restconf:notification"]["oko:maps-received"] for e in self.events
+                         if "oko:maps-received" in e.get("ietf-restconf:notification", {})]
+        return [n for n in notifications if self.until in json.dumps(n)]

@@ -7,18 +7,16 @@
 (docs/northbound.md), its error answers, and a switch restart. The tests run in file order and build on each
 other, like the guide."""
 import base64
-import json
 import os
 import signal
 import subprocess
-import threading
 import time
 
 import pytest
 import requests
 
 from conftest import REPO
-from helpers import udp_frame, wait_for
+from helpers import MapsReceivedSubscriber, udp_frame, wait_for
 
 AUTH = ("admin", "admin")
 PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
@@ -210,35 +208,12 @@ def test_over_limit_packets_send_their_sources_bucket_to_the_operational_datasto
 def test_restconf_stream_subscriber_receives_maps_received(clean):
     """An application subscribes to oko:maps-received over a RESTCONF notification stream (server-sent events)
     and receives the event an over-limit source triggers, with the decoded map."""
-    r = requests.post(f"{clean.restconf}/operations/sal-remote:create-notification-stream", auth=AUTH, timeout=30,
-                      json={"input": {"notifications": ["(urn:opendaylight:oko?revision=2026-11-23)maps-received"]}})
-    assert r.status_code == 200, r.text
-    stream = r.json()["sal-remote:output"]["notification-stream-identifier"]
-    r = requests.get(f"{clean.restconf}/data/ietf-restconf-monitoring:restconf-state/streams/stream={stream}",
-                     auth=AUTH, timeout=30)
-    location = next(a["location"] for a in r.json()["ietf-restconf-monitoring:stream"][0]["access"]
-                    if a["encoding"] == "json")
-    events = []
-
-    def listen():
-        with requests.get(location, auth=AUTH, stream=True, timeout=(10, 60),
-                          headers={"Accept": "text/event-stream"}) as sse:
-            for line in sse.iter_lines(decode_unicode=True):
-                if line and line.startswith("data:"):
-                    events.append(json.loads(line[len("data:"):]))
-                    if any("10.9.8.6" in json.dumps(e) for e in events):
-                        return
-    listener = threading.Thread(target=listen, daemon=True)
-    listener.start()
-    time.sleep(2)                       # the subscription is in place before the traffic
+    subscriber = MapsReceivedSubscriber(clean.restconf, AUTH, until="10.9.8.6")
     for _ in range(6):
         clean.sh(f"ovs-ofctl -O OpenFlow13 packet-out {clean.bridge} "
                  f"'in_port=LOCAL packet={udp_frame('10.9.8.6')} actions=table'")
-    listener.join(60)
-    notifications = [e["ietf-restconf:notification"]["oko:maps-received"] for e in events
-                     if "oko:maps-received" in e.get("ietf-restconf:notification", {})]
-    mine = [n for n in notifications if "10.9.8.6" in json.dumps(n)]
-    assert mine, events
+    mine = subscriber.received(60)
+    assert mine, subscriber.events
     event = mine[0]
     assert (event["node"], event["program-id"], event["program"]) == (clean.node_id, PROG_ID, "limiter"), event
     (buckets,) = event["map"]

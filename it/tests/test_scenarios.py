@@ -20,7 +20,7 @@ from scapy.layers.l2 import Ether
 from scapy.utils import rdpcap
 
 from conftest import REPO
-from helpers import wait_for
+from helpers import MapsReceivedSubscriber, wait_for
 
 AUTH = ("admin", "admin")
 LIBRARY_TOOLS = REPO / "filter-library" / "tools"
@@ -221,6 +221,7 @@ def test_scenario_3_dapper_reports_a_troubled_connection_with_send_maps(switch):
     switch.flow("forward", 100, 1, [2])
     switch.wait_flows(2)
     client, server = "10.0.1.20", "10.0.2.20"
+    subscriber = MapsReceivedSubscriber(switch.system.restconf, AUTH, until=client)
     segment = Ether() / IP(src=client, dst=server) / TCP(sport=41000, dport=80, flags="PA", seq=5000, ack=1) / (b"d" * 200)
     switch.send("p1", Ether() / IP(src=client, dst=server) / TCP(sport=41000, dport=80, flags="S", seq=4999,
                                                                   options=[("MSS", 1400)]))
@@ -240,6 +241,11 @@ def test_scenario_3_dapper_reports_a_troubled_connection_with_send_maps(switch):
     value = {f["name"]: f["value"] for f in entry["value-field"]}
     assert (key["addr_lo"], key["addr_hi"], key["port_lo"], key["port_hi"]) == (client, server, "41000", "80")
     assert value["lo_retransmits"] == "3" and value["lo_mss"] == "1400" and value["trouble"] == "1", value
+    # An application subscribed to the notification stream got the same report.
+    events = subscriber.received(60)
+    assert events and (events[0]["node"], events[0]["program-id"]) == (switch.system.node_id, 54), subscriber.events
+    (event_map,) = [m for m in events[0]["map"] if m["map-name"] == "connections"]
+    assert {f["name"]: f["value"] for f in event_map["entry"][0]["value-field"]}["lo_retransmits"] == "3"
 
 
 def udp_frame(src):
