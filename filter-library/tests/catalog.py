@@ -64,6 +64,8 @@ def generate_docs(catalog):
              "",
              "Generated from `filter-library/catalog.json` by `filter-library/tests/catalog.py --write-docs`;",
              "`make test` fails when this page and the catalog disagree. Sources: `filter-library/filters/`.",
+             "What each filter costs per packet (JIT and interpreter): [filter-costs.md](filter-costs.md).",
+             "Writing one: [writing-filters.md](writing-filters.md).",
              "Layout types: " + catalog["layout_types"] + ".",
              ""]
     for f in catalog["filters"]:
