@@ -20,6 +20,10 @@ def test_every_truncation_and_odd_frame_is_answered_the_same_by_both_engines(nam
     result = run_filter(name, frames)
     short = result.verdicts[:34]                    # cut inside Ethernet + IPv4: nothing to judge
     assert short == (["match"] * 34 if name == "baseline" else ["no match"] * 34)
+    # ARP, ICMP, an IPv6 SYN, two VLAN tags, a fragment, a bad IHL, a TCP header longer than the packet,
+    # garbage: with default parameters and empty maps no filter has a reason to match any of them.
+    odd = result.verdicts[-8:]
+    assert odd == (["match"] * 8 if name == "baseline" else ["no match"] * 8), odd
 
 
 def test_blocklist_prefixes_and_update():
@@ -95,3 +99,30 @@ def test_stateful_firewall_and_dapper_read_tcp_after_ip_options():
     result = run_filter("dapper", packets)
     (conn,) = result.maps["connections"]
     assert (conn["port_lo"], conn["port_hi"]) == (7, 8) and conn["packets"] == 2
+
+
+def test_port_scan_full_source_table_forgets_the_least_recent_scanner():
+    template = bytes(syn("10.0.0.0"))
+    scanner = source_frames(template, 1)[0]
+    packets = [(0.0, with_ports(scanner, 1234, port)) for port in range(1, 5)]            # 4 ports, threshold 4
+    packets += [(0.001 + i * 1e-9, f) for i, f in enumerate(source_frames(template, 65536, 1))]
+    packets += [(0.002, with_ports(scanner, 1234, 5))]                                   # a 5th port
+    result = run_filter("port-scan", packets, params={"threshold": 4}, engines=("jit",))
+    assert result.verdicts[:4] == ["no match"] * 4
+    assert result.verdicts[-1] == "no match"        # evicted: counting starts again instead of matching
+    assert result.counts["sources"] == 65536
+
+
+def test_dns_rate_limit_full_name_table_forgets_the_least_recent_name():
+    from scapy.layers.dns import DNS, DNSQR
+    query = lambda name: bytes(Ether() / IP(src="10.0.0.9", dst="10.0.0.53") / UDP(sport=3333, dport=53) /
+                               DNS(qd=DNSQR(qname=name)))
+    victim = query("victim.example.")
+    template = query("n000000.example.")
+    at = template.index(b"n000000")
+    names = [template[:at] + b"n%06d" % i + template[at + 7:] for i in range(65536)]
+    packets = [(0.0, victim)] * 3 + [(0.001 + i * 1e-9, f) for i, f in enumerate(names)] + [(0.002, victim)]
+    result = run_filter("dns-rate-limit", packets, params={"rate": 1, "burst": 2}, engines=("jit",))
+    assert result.verdicts[:3] == ["no match", "no match", "match"]
+    assert result.verdicts[-1] == "no match"        # evicted: a fresh bucket
+    assert result.counts["names"] == 65536
