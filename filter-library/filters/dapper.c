@@ -11,7 +11,7 @@
  *
  * Maps:
  *   params       array[1] of struct params (catalog parameters)
- *   connections  hash: struct conn_key (normalized 5-tuple) -> struct conn;
+ *   connections  hash: struct oko_conn_key (oko/conn.h) -> struct conn;
  *                dir[0] is the direction sent by the lower address/port
  *   stats        array[1] of struct stats
  * Parameters: retransmit_threshold (default 3), report_every (new
@@ -23,7 +23,7 @@
  * OPTIONS_READ options of a SYN; RTT samples follow Karn's rule (none
  * across a retransmission); updates take no lock (two threads on one
  * connection at the same instant may lose a sample). */
-#include <oko/net.h>
+#include <oko/conn.h>
 
 #define MAX_CONNECTIONS 16384
 #define DEFAULT_RETRANSMIT_THRESHOLD 3
@@ -38,15 +38,6 @@
 struct params {
     uint32_t retransmit_threshold;
     uint32_t report_every;
-};
-
-struct conn_key {
-    uint8_t addr_lo[4];         /* network order */
-    uint8_t addr_hi[4];
-    uint8_t port_lo[2];
-    uint8_t port_hi[2];
-    uint8_t protocol;
-    uint8_t reserved[3];
 };
 
 struct dir {
@@ -80,7 +71,7 @@ struct stats {
 };
 
 OKO_MAP(params, OKO_MAP_ARRAY, sizeof(uint32_t), sizeof(struct params), 1);
-OKO_MAP(connections, OKO_MAP_HASH, sizeof(struct conn_key), sizeof(struct conn), MAX_CONNECTIONS);
+OKO_MAP(connections, OKO_MAP_HASH, sizeof(struct oko_conn_key), sizeof(struct conn), MAX_CONNECTIONS);
 OKO_MAP(stats, OKO_MAP_ARRAY, sizeof(uint32_t), sizeof(struct stats), 1);
 
 /* Sequence-number comparison modulo 2^32 (RFC 793). */
@@ -169,6 +160,8 @@ dapper(const void *pkt, uint64_t len)
         _Static_assert(OPTIONS_READ == 6, "one OPTION() per option read");
     }
 
+    /* oko_conn_key_ipv4() written out: with the call, clang lays this larger
+     * filter out so that the verifier runs over its budget. */
     uint32_t src = read_be32(ip + IPV4_SRC), dst = read_be32(ip + IPV4_DST);
     uint16_t sport = read_be16(tcp + TCP_SRC_PORT), dport = read_be16(tcp + TCP_DST_PORT);
     uint32_t side = !(src < dst || (src == dst && sport <= dport));
@@ -176,7 +169,7 @@ dapper(const void *pkt, uint64_t len)
     const uint8_t *hi_addr = side ? ip + IPV4_SRC : ip + IPV4_DST;
     const uint8_t *lo_port = side ? tcp + TCP_DST_PORT : tcp + TCP_SRC_PORT;
     const uint8_t *hi_port = side ? tcp + TCP_SRC_PORT : tcp + TCP_DST_PORT;
-    struct conn_key key = {
+    struct oko_conn_key key = {
         { lo_addr[0], lo_addr[1], lo_addr[2], lo_addr[3] },
         { hi_addr[0], hi_addr[1], hi_addr[2], hi_addr[3] },
         { lo_port[0], lo_port[1] },

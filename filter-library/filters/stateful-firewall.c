@@ -21,7 +21,7 @@
  *
  * Maps:
  *   params       array[1] of struct params (catalog parameters)
- *   connections  lru_hash: struct conn_key -> struct conn
+ *   connections  lru_hash: struct oko_conn_key (oko/conn.h) -> struct conn
  * Parameters: inside, inside_prefix_len (who may open connections; the
  * default 0.0.0.0/0 lets either side open), syn_timeout (s, default 30),
  * established_timeout (s, default 3600), closing_timeout (s, default 30).
@@ -29,7 +29,7 @@
  * match); one VLAN tag is skipped; sequence numbers are not checked; two
  * threads updating one connection at the same instant may lose one
  * packet count or state change (no lock: the next packet repairs it). */
-#include <oko/net.h>
+#include <oko/conn.h>
 
 #define MAX_CONNECTIONS 65536
 #define NS_PER_SEC 1000000000ULL
@@ -53,15 +53,6 @@ struct params {
     uint32_t reserved;
 };
 
-struct conn_key {
-    uint8_t addr_lo[4];             /* network order */
-    uint8_t addr_hi[4];
-    uint8_t port_lo[2];
-    uint8_t port_hi[2];
-    uint8_t protocol;
-    uint8_t reserved[3];
-};
-
 struct conn {
     uint8_t state;                  /* enum conn_state */
     uint8_t opener;                 /* 0: the lo side sent the SYN, 1: the hi side */
@@ -73,7 +64,7 @@ struct conn {
 };
 
 OKO_MAP(params, OKO_MAP_ARRAY, sizeof(uint32_t), sizeof(struct params), 1);
-OKO_MAP(connections, OKO_MAP_LRU_HASH, sizeof(struct conn_key), sizeof(struct conn),
+OKO_MAP(connections, OKO_MAP_LRU_HASH, sizeof(struct oko_conn_key), sizeof(struct conn),
         MAX_CONNECTIONS);
 
 OKO_INLINE uint64_t
@@ -118,20 +109,8 @@ stateful_firewall(const void *pkt, uint64_t len)
         return OKO_NO_MATCH;
     }
 
-    uint32_t src = read_be32(ip + IPV4_SRC), dst = read_be32(ip + IPV4_DST);
-    uint16_t sport = read_be16(tcp + TCP_SRC_PORT), dport = read_be16(tcp + TCP_DST_PORT);
-    uint8_t side = !(src < dst || (src == dst && sport <= dport));   /* 0: sender is lo */
-    const uint8_t *lo_addr = side ? ip + IPV4_DST : ip + IPV4_SRC;
-    const uint8_t *hi_addr = side ? ip + IPV4_SRC : ip + IPV4_DST;
-    const uint8_t *lo_port = side ? tcp + TCP_DST_PORT : tcp + TCP_SRC_PORT;
-    const uint8_t *hi_port = side ? tcp + TCP_SRC_PORT : tcp + TCP_DST_PORT;
-    struct conn_key key = {
-        { lo_addr[0], lo_addr[1], lo_addr[2], lo_addr[3] },
-        { hi_addr[0], hi_addr[1], hi_addr[2], hi_addr[3] },
-        { lo_port[0], lo_port[1] },
-        { hi_port[0], hi_port[1] },
-        IPPROTO_TCP, { 0, 0, 0 },
-    };
+    struct oko_conn_key key;
+    uint8_t side = oko_conn_key_ipv4(ip, tcp, IPPROTO_TCP, &key);   /* 0: the sender is lo */
 
     uint32_t zero = 0;
     const struct params *p = oko_map_lookup(&params, &zero);
@@ -151,7 +130,7 @@ stateful_firewall(const void *pkt, uint64_t len)
 
     uint8_t handshake = flags & (TCP_SYN | TCP_ACK | TCP_RST | TCP_FIN);
     if (!c) {
-        if (handshake == TCP_SYN && inside(p, src)) {
+        if (handshake == TCP_SYN && inside(p, read_be32(ip + IPV4_SRC))) {
             struct conn fresh = { SYN_SENT, side, 0, { 0 }, now, now, 0 };
             oko_map_update(&connections, &key, &fresh, OKO_UPDATE_ANY);
         }
