@@ -100,31 +100,31 @@ struct oko_dp_record {
 };
 
 struct oko_dp_history {
-    size_t base;                    /* First record of the current pass. */
-    size_t n;                       /* Records in use. */
+    struct oko_dp_history_head head;    /* What the inline check reads. */
     struct oko_dp_record records[OKO_HISTORY_MAX];
 };
 
-DEFINE_STATIC_PER_THREAD_DATA(struct oko_dp_history *, oko_dp_thread_history, NULL);
+DEFINE_EXTERN_PER_THREAD_DATA(oko_dp_thread_history, NULL);
 
 static struct oko_dp_history *
 history_get(void)
 {
-    struct oko_dp_history **h = oko_dp_thread_history_get();
+    struct oko_dp_history_head **h = oko_dp_thread_history_get();
 
     if (OVS_UNLIKELY(!*h)) {
-        *h = xzalloc(sizeof **h);
+        struct oko_dp_history *history = xzalloc(sizeof *history);
+        *h = &history->head;
     }
-    return *h;
+    return CONTAINER_OF(*h, struct oko_dp_history, head);
 }
 
 size_t
 oko_dp_history_enter(void)
 {
     struct oko_dp_history *h = history_get();
-    size_t mark = h->base;
+    size_t mark = h->head.base;
 
-    h->base = h->n;
+    h->head.base = h->head.n;
     return mark;
 }
 
@@ -133,14 +133,14 @@ oko_dp_history_leave(size_t mark)
 {
     struct oko_dp_history *h = history_get();
 
-    h->n = h->base;
-    h->base = mark;
+    h->head.n = h->head.base;
+    h->head.base = mark;
 }
 
 static struct oko_dp_record *
 history_find(struct oko_dp_history *h, const struct dp_packet *packet)
 {
-    for (size_t i = h->base; i < h->n; i++) {
+    for (size_t i = h->head.base; i < h->head.n; i++) {
         if (h->records[i].packet == packet) {
             return &h->records[i];
         }
@@ -170,32 +170,63 @@ record_add(struct oko_dp_record *r, const struct oko_instance *inst,
     }
 }
 
+static struct oko_dp_record *
+history_add(struct oko_dp_history *h, const struct dp_packet *packet)
+{
+    if (h->head.n >= OKO_HISTORY_MAX) {
+        /* More refusals in one pass than a batch has packets would take
+         * recirculation nested deep: the programs just run again. */
+        return NULL;
+    }
+    struct oko_dp_record *r = &h->records[h->head.n++];
+    r->packet = packet;
+    r->n = 0;
+    return r;
+}
+
+void
+oko_dp_chain_record_refusal(const struct oko_dp_chain *dp,
+                            const struct dp_packet *packet,
+                            unsigned int refused_at, bool result)
+{
+    struct oko_dp_record *r = history_add(history_get(), packet);
+
+    if (r) {
+        for (unsigned int i = 0; i < refused_at; i++) {
+            record_add(r, dp->links[i].inst, dp->links[i].result);
+        }
+        record_add(r, dp->links[refused_at].inst, result);
+    }
+}
+
 bool
-oko_dp_chain_accepts(const struct oko_dp_chain *dp,
-                     const struct dp_packet *packet)
+oko_dp_chain_accepts_recorded(const struct oko_dp_chain *dp,
+                              const struct dp_packet *packet)
 {
     struct oko_dp_history *h = history_get();
-    struct oko_dp_record *record = (h->n > h->base
-                                    ? history_find(h, packet) : NULL);
-    struct oko_dp_record local;
+    struct oko_dp_record *record = history_find(h, packet);
 
     if (!record) {
-        /* Not written to the history unless the check fails. */
-        local.packet = packet;
-        local.n = 0;
+        /* Nothing ran for this packet yet: as the inline check. */
+        for (unsigned int i = 0; i < dp->n; i++) {
+            bool result = oko_instance_run(dp->links[i].inst, packet);
+
+            if (result != dp->links[i].result) {
+                oko_dp_chain_record_refusal(dp, packet, i, result);
+                return false;
+            }
+        }
+        return true;
     }
     for (unsigned int i = 0; i < dp->n; i++) {
         const struct oko_instance *inst = dp->links[i].inst;
-        int result = record ? record_find(record, inst) : -1;
+        int result = record_find(record, inst);
 
         if (result < 0) {
             result = oko_instance_run(inst, packet);
-            record_add(record ? record : &local, inst, result);
+            record_add(record, inst, result);
         }
         if (result != dp->links[i].result) {
-            if (!record && h->n < OKO_HISTORY_MAX) {
-                h->records[h->n++] = local;
-            }
             return false;
         }
     }

@@ -31,11 +31,18 @@
  * that fails records what it ran for the packet, so a later check (another
  * cache, another flow, the slow path) reuses the results.  Nothing is
  * recorded while chains pass, so the common case neither writes nor resets
- * per-packet state. */
+ * per-packet state.
+ *
+ * The check is inline: it runs for every cache hit of a flow with a chain,
+ * and while the pass has recorded nothing (every chain so far passed) it
+ * is only the programs' runs and a comparison per program. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "oko/oko-chain.h"
+#include "oko/oko-instance.h"
+#include "ovs-thread.h"
+#include "util.h"
 
 struct dp_packet;
 struct dpcls_rule;
@@ -63,8 +70,45 @@ void oko_dp_chain_destroy(struct oko_dp_chain *);
 void oko_dp_chain_format(const struct oko_dp_chain *, struct ds *);
 bool oko_dp_extra_info_has_chain(const char *dp_extra_info);
 
+/* The start of a thread's history (oko-dp.c has the records): records
+ * [base, n) belong to the current pass.  NULL until the thread's first
+ * slow-path check allocates it. */
+struct oko_dp_history_head {
+    size_t base;                    /* First record of the current pass. */
+    size_t n;                       /* Records in use. */
+};
+DECLARE_EXTERN_PER_THREAD_DATA(struct oko_dp_history_head *,
+                               oko_dp_thread_history);
+
+bool oko_dp_chain_accepts_recorded(const struct oko_dp_chain *,
+                                   const struct dp_packet *);
+void oko_dp_chain_record_refusal(const struct oko_dp_chain *,
+                                 const struct dp_packet *,
+                                 unsigned int refused_at, bool result);
+
 /* Does 'packet' get the same result from every program of 'chain'? */
-bool oko_dp_chain_accepts(const struct oko_dp_chain *, const struct dp_packet *);
+static inline bool
+oko_dp_chain_accepts(const struct oko_dp_chain *dp,
+                     const struct dp_packet *packet)
+{
+    const struct oko_dp_history_head *h = *oko_dp_thread_history_get();
+
+    if (OVS_UNLIKELY(!h || h->n != h->base)) {
+        /* Some check of this pass failed: this packet's programs may have
+         * run already. */
+        return oko_dp_chain_accepts_recorded(dp, packet);
+    }
+    for (unsigned int i = 0; i < dp->n; i++) {
+        bool result = oko_instance_run(dp->links[i].inst, packet);
+
+        if (OVS_UNLIKELY(result != dp->links[i].result)) {
+            /* Programs before 'i' gave the chain's results. */
+            oko_dp_chain_record_refusal(dp, packet, i, result);
+            return false;
+        }
+    }
+    return true;
+}
 
 /* After 'rule' matched a packet but its flow's chain refused it: the next
  * rule with the same mask and masked key (so with another chain) whose
