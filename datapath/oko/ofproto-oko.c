@@ -608,6 +608,21 @@ oko_show(struct unixctl_conn *conn, int argc, const char *argv[],
     ds_destroy(&s);
 }
 
+static void
+oko_set_chain_caching(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                      const char *argv[] OVS_UNUSED, void *enable_)
+{
+    bool enable = enable_ != NULL;
+
+    atomic_store_relaxed(&oko_chain_caching, enable);
+    /* Flows cached the other way change as revalidators meet them;
+     * "revalidator/purge" drops them at once. */
+    VLOG_INFO("new datapath flows %s filter-program chains",
+              enable ? "carry" : "do not carry (slow path)");
+    unixctl_command_reply(conn, enable ? "chain caching enabled"
+                                       : "chain caching disabled");
+}
+
 void
 ofproto_oko_init(void)
 {
@@ -615,6 +630,10 @@ ofproto_oko_init(void)
 
     if (ovsthread_once_start(&once)) {
         unixctl_command_register("oko/show", "[bridge]", 0, 1, oko_show, NULL);
+        unixctl_command_register("oko/disable-chain-caching", "", 0, 0,
+                                 oko_set_chain_caching, NULL);
+        unixctl_command_register("oko/enable-chain-caching", "", 0, 0,
+                                 oko_set_chain_caching, &oko_chain_caching);
         ovsthread_once_done(&once);
     }
 }

@@ -25,6 +25,8 @@
 #include "util.h"
 #include "uuid.h"
 
+atomic_bool oko_chain_caching = true;
+
 void
 oko_chain_append(struct oko_chain *chain, const struct oko_instance *inst,
                  bool result)

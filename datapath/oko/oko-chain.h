@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "ovs-atomic.h"
 #include <stdint.h>
 #include "openvswitch/types.h"
 
@@ -67,11 +68,21 @@ oko_chain_used(const struct oko_chain *chain)
     return chain->n || chain->overflow || chain->unresolved;
 }
 
-/* True if a cache entry may carry 'chain': it is complete. */
+/* False after "ovs-appctl oko/disable-chain-caching": no datapath flow
+ * carries a chain, so every packet a program decides takes the slow path
+ * (as a datapath that cannot check chains would).  For benchmarks, as
+ * upcall/disable-megaflows. */
+extern atomic_bool oko_chain_caching;
+
+/* True if a cache entry may carry 'chain': it is complete (and chains are
+ * cached at all). */
 static inline bool
 oko_chain_cacheable(const struct oko_chain *chain)
 {
-    return !chain->overflow && !chain->unresolved;
+    bool caching;
+
+    atomic_read_relaxed(&oko_chain_caching, &caching);
+    return caching && !chain->overflow && !chain->unresolved;
 }
 
 /* The recorded result of the instance with 'serial' in 'chain' (which may
