@@ -3,6 +3,8 @@
 #   make up       bootstrap the toolchain, build everything, start the system
 #   make down     stop everything `make up` started
 #   make test     every test of every part (what CI runs)
+#   make bench    the paper's evaluation: benchmarks, not tests (long; see
+#                 docs/performance.md; EXPERIMENTS=1,2 ROUNDS=N SECONDS=S)
 #
 # Pieces alone: make bootstrap | build | build-java | build-datapath |
 #               test-protocol | test-java | test-datapath | test-filters | test-it
@@ -53,4 +55,13 @@ test-filters:
 test-it: build-datapath
 	$(VENV)/bin/python -m pytest -v --durations=25 it/tests
 
-.PHONY: bootstrap build build-java build-datapath up down test test-protocol test-java test-datapath test-filters test-it
+# Benchmarks (not tests): the paper's evaluation, written into
+# docs/performance.md and docs/performance/.
+EXPERIMENTS ?= 1,2,3,4,5
+ROUNDS ?= 5
+SECONDS ?= 5
+bench: bootstrap build-datapath
+	$(MAKE) -C filter-library --no-print-directory
+	$(VENV)/bin/python bench/evaluate --experiments $(EXPERIMENTS) --rounds $(ROUNDS) --seconds $(SECONDS)
+
+.PHONY: bench bootstrap build build-java build-datapath up down test test-protocol test-java test-datapath test-filters test-it

@@ -4,6 +4,8 @@ here instead of downloaded.  No dependencies beyond Python.
 
   traces.py synthetic OUT.pcap                 one 64-byte UDP flow
   traces.py realistic OUT.pcap [--conversations N] [--seed S]
+  traces.py synflood OUT.pcap [--conversations N] [--seed S]
+  traces.py handshakes OUT.pcap [--conversations N] [--seed S]
   traces.py pipeline OUT.flows                 the realistic pipeline's rules
 
 realistic: a CAIDA-like trace: N (default 20,000) short L4 conversations,
@@ -13,6 +15,19 @@ ones carry much of the traffic (heavy tail); 80 % TCP, 20 % UDP; addresses
 inside the pipeline's prefixes; destination ports Zipf-distributed (s = 1.1)
 over 1,000 ports, of which the ACL lists 500.  All frames are 64 bytes
 (60 + the FCS the NIC adds).  Same seed, same trace.
+
+synflood: the realistic trace with a SYN flood mixed in, 3 flood SYNs per
+packet of it: random sources inside the pipeline's prefixes, destination
+ports the ACL lists, and one tool's TCP fingerprint (FLOOD_SIGNATURE, in
+p0f's notation: TTL 64, no options, window 512, DF set, IP id 0), which
+the realistic trace's own SYNs (window 65535) do not have.
+
+handshakes: TCP conversations as a stateful firewall or conntrack sees
+them on one port, both directions: clients inside 10.0.0.0/8 open
+connections to servers outside (SYN, SYN-ACK, ACK, log-normal number of
+data segments of 6 bytes (median 4), alternating directions, then FIN,
+FIN, ACK), with coherent sequence and acknowledgement numbers; one in ten
+conversations is an unsolicited SYN from outside, which both refuse.
 
 pipeline: table 0 is an L3 table of 170 prefixes on the destination
 (101 /8 and 69 /16, longest first), each going to table 1; table 1 is an
@@ -38,9 +53,16 @@ def checksum(data):
     return ~(s + (s >> 16)) & 0xffff
 
 
-def frame(src, dst, proto, sport, dport, flags=0x10):
+FLOOD_SIGNATURE = "4:64:0:*:512,*::df:0"
+FLOOD_WINDOW = 512
+INSIDE = (10 << 24, 8)                                                    # 10.0.0.0/8
+DATA_BYTES = 6                                                            # fills a 60-byte frame
+TCP_FIN, TCP_SYN, TCP_PSH, TCP_ACK = 0x01, 0x02, 0x08, 0x10
+
+
+def frame(src, dst, proto, sport, dport, flags=TCP_ACK, window=65535, seq=1, ack=0, payload=b""):
     if proto == 6:
-        l4 = struct.pack("!HHIIBBHHH", sport, dport, 1, 0, 0x50, flags, 65535, 0, 0)
+        l4 = struct.pack("!HHIIBBHHH", sport, dport, seq, ack, 0x50, flags, window, 0, 0) + payload
     else:
         l4 = struct.pack("!HHHH", sport, dport, 8, 0)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(l4), 0, 0x4000, 64, proto, 0,
@@ -72,7 +94,7 @@ def realistic(conversations, seed):
     events = []                 # (time, conversation, packets left)
     flows = []
     for c in range(conversations):
-        size = min(MAX_PACKETS, max(1, round(rng.lognormvariate(math.log(MEDIAN_PACKETS), SIGMA))))
+        size = conversation_size(rng)
         proto = 6 if rng.random() < 0.8 else 17
         flows.append((address(rng), address(rng), proto, rng.randrange(1024, 65536), ports[c], size))
         heapq.heappush(events, (rng.random() * conversations, c, size))
@@ -85,6 +107,72 @@ def realistic(conversations, seed):
         if left > 1:
             heapq.heappush(events, (t + rng.expovariate(1.0), c, left - 1))
     return out, flows
+
+
+def conversation_size(rng):
+    return min(MAX_PACKETS, max(1, round(rng.lognormvariate(math.log(MEDIAN_PACKETS), SIGMA))))
+
+
+def synflood(conversations, seed):
+    legit, _ = realistic(conversations, seed)
+    rng = random.Random(seed + 1)
+    out = []
+    for data in legit:
+        out.append(data)
+        for _ in range(3):
+            out.append(frame(address(rng), address(rng), 6, rng.randrange(1024, 65536),
+                             ACL_PORTS[rng.randrange(len(ACL_PORTS))], TCP_SYN, FLOOD_WINDOW))
+    return out
+
+
+def handshake_packets(client, server, cport, sport, data_segments, rng):
+    """One conversation's frames, in order: (frame) list."""
+    c_seq, s_seq = rng.getrandbits(32), rng.getrandbits(32)
+    c2s = lambda **kw: frame(client, server, 6, cport, sport, **kw)  # noqa: E731
+    s2c = lambda **kw: frame(server, client, 6, sport, cport, **kw)  # noqa: E731
+    m = 0xffffffff
+    out = [c2s(flags=TCP_SYN, seq=c_seq)]
+    c_seq = (c_seq + 1) & m
+    out.append(s2c(flags=TCP_SYN | TCP_ACK, seq=s_seq, ack=c_seq))
+    s_seq = (s_seq + 1) & m
+    out.append(c2s(flags=TCP_ACK, seq=c_seq, ack=s_seq))
+    payload = bytes(DATA_BYTES)
+    for i in range(data_segments):
+        if i % 2 == 0:
+            out.append(c2s(flags=TCP_PSH | TCP_ACK, seq=c_seq, ack=s_seq, payload=payload))
+            c_seq = (c_seq + DATA_BYTES) & m
+        else:
+            out.append(s2c(flags=TCP_PSH | TCP_ACK, seq=s_seq, ack=c_seq, payload=payload))
+            s_seq = (s_seq + DATA_BYTES) & m
+    out.append(c2s(flags=TCP_FIN | TCP_ACK, seq=c_seq, ack=s_seq))
+    c_seq = (c_seq + 1) & m
+    out.append(s2c(flags=TCP_FIN | TCP_ACK, seq=s_seq, ack=c_seq))
+    s_seq = (s_seq + 1) & m
+    out.append(c2s(flags=TCP_ACK, seq=c_seq, ack=s_seq))
+    return out
+
+
+def handshakes(conversations, seed):
+    rng = random.Random(seed)
+    scripts = []
+    for _ in range(conversations):
+        a, b = SLASH16[rng.randrange(len(SLASH16))]
+        client = a << 24 | b << 16 | rng.getrandbits(16)
+        server = SLASH8[rng.randrange(1, len(SLASH8))] << 24 | rng.getrandbits(24)
+        cport, sport = rng.randrange(1024, 65536), ACL_PORTS[rng.randrange(len(ACL_PORTS))]
+        if rng.random() < 0.1:
+            scripts.append([frame(server, client, 6, sport, cport, flags=TCP_SYN, seq=rng.getrandbits(32))])
+        else:
+            scripts.append(handshake_packets(client, server, cport, sport, conversation_size(rng), rng))
+    events = [(rng.random() * conversations, c, 0) for c in range(conversations)]
+    heapq.heapify(events)
+    out = []
+    while events:
+        t, c, i = heapq.heappop(events)
+        out.append(scripts[c][i])
+        if i + 1 < len(scripts[c]):
+            heapq.heappush(events, (t + rng.expovariate(1.0), c, i + 1))
+    return out
 
 
 def pipeline():
@@ -103,7 +191,7 @@ def pipeline():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=["synthetic", "realistic", "pipeline"])
+    parser.add_argument("kind", choices=["synthetic", "realistic", "synflood", "handshakes", "pipeline"])
     parser.add_argument("out")
     parser.add_argument("--conversations", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
@@ -117,6 +205,14 @@ def main():
         print(f"{len(frames)} packets in {len(flows)} conversations; median {sizes[len(sizes) // 2]} packets, "
               f"largest {sizes[-1]}; the largest 1% of conversations carry "
               f"{sum(sizes[-len(sizes) // 100:]) / len(frames):.0%} of the packets")
+    elif args.kind == "synflood":
+        frames = synflood(args.conversations, args.seed)
+        write_pcap(args.out, frames)
+        print(f"{len(frames)} packets, 3 flood SYNs ({FLOOD_SIGNATURE}) per packet of the realistic trace")
+    elif args.kind == "handshakes":
+        frames = handshakes(args.conversations, args.seed)
+        write_pcap(args.out, frames)
+        print(f"{len(frames)} packets in {args.conversations} TCP conversations")
     else:
         with open(args.out, "w") as f:
             f.write("\n".join(pipeline()) + "\n")
