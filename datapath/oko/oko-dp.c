@@ -24,11 +24,26 @@
 #include "dpif-netdev-private-dpcls.h"
 #include "dpif-netdev-private-flow.h"
 #include "oko/oko-instance.h"
+#include "oko-epoch.h"
 #include "openvswitch/dynamic-string.h"
 #include "ovs-thread.h"
 #include "util.h"
 
 /* Chains. */
+
+atomic_count oko_dp_n_chains = ATOMIC_COUNT_INIT(0);
+
+/* Frees 'dp' and its references (oko_dp_n_chains is the caller's). */
+static void
+oko_dp_chain_free(struct oko_dp_chain *dp)
+{
+    for (unsigned int i = 0; i < dp->n; i++) {
+        oko_instance_remove_counter(dp->links[i].inst,
+                                    &dp->links[i].counter);
+        oko_instance_unref(dp->links[i].inst);
+    }
+    free(dp);
+}
 
 struct oko_dp_chain *
 oko_dp_chain_create(const struct oko_chain *chain, bool *ok)
@@ -40,19 +55,27 @@ oko_dp_chain_create(const struct oko_chain *chain, bool *ok)
 
     struct oko_dp_chain *dp = xmalloc(sizeof *dp
                                       + chain->n * sizeof dp->links[0]);
+    atomic_init(&dp->accepts, 0);
+    dp->checks = 0;
+    dp->needs_epoch = false;
     dp->n = 0;
     for (unsigned int i = 0; i < chain->n; i++) {
         const struct oko_instance *inst = chain->links[i].inst;
         if (!oko_instance_try_ref_rcu(inst)) {
             *ok = false;
-            oko_dp_chain_destroy(dp);
+            oko_dp_chain_free(dp);
             return NULL;
         }
-        dp->links[dp->n++] = (struct oko_dp_link) {
-            .inst = CONST_CAST(struct oko_instance *, inst),
-            .result = chain->links[i].result,
-        };
+        struct oko_dp_link *link = &dp->links[dp->n++];
+        link->filter = inst->filter;
+        dp->needs_epoch |= inst->filter->prog.n_maps != 0;
+        link->inst = CONST_CAST(struct oko_instance *, inst);
+        link->result = chain->links[i].result;
+        link->counter.accepts = &dp->accepts;
+        link->counter.result = link->result;
+        oko_instance_add_counter(inst, &link->counter);
     }
+    atomic_count_inc(&oko_dp_n_chains);
     return dp;
 }
 
@@ -60,10 +83,8 @@ void
 oko_dp_chain_destroy(struct oko_dp_chain *dp)
 {
     if (dp) {
-        for (unsigned int i = 0; i < dp->n; i++) {
-            oko_instance_unref(dp->links[i].inst);
-        }
-        free(dp);
+        atomic_count_dec(&oko_dp_n_chains);
+        oko_dp_chain_free(dp);
     }
 }
 
@@ -99,32 +120,38 @@ struct oko_dp_record {
     } runs[OKO_CHAIN_MAX];
 };
 
+/* Records [base, n) belong to the current pass. */
 struct oko_dp_history {
-    struct oko_dp_history_head head;    /* What the inline check reads. */
+    size_t base;                    /* First record of the current pass. */
+    size_t n;                       /* Records in use. */
+    bool in_epoch;                  /* The pass entered an epoch section. */
     struct oko_dp_record records[OKO_HISTORY_MAX];
 };
 
-DEFINE_EXTERN_PER_THREAD_DATA(oko_dp_thread_history, NULL);
+DEFINE_STATIC_PER_THREAD_DATA(struct oko_dp_history *, oko_dp_thread_history,
+                              NULL);
 
 static struct oko_dp_history *
 history_get(void)
 {
-    struct oko_dp_history_head **h = oko_dp_thread_history_get();
+    struct oko_dp_history **h = oko_dp_thread_history_get();
 
     if (OVS_UNLIKELY(!*h)) {
-        struct oko_dp_history *history = xzalloc(sizeof *history);
-        *h = &history->head;
+        *h = xzalloc(sizeof **h);
     }
-    return CONTAINER_OF(*h, struct oko_dp_history, head);
+    return *h;
 }
 
+/* A pass's mark: the enclosing pass's first record, and whether the
+ * enclosing pass was already in an epoch section (then a nested pass must
+ * leave it to that pass). */
 size_t
 oko_dp_history_enter(void)
 {
     struct oko_dp_history *h = history_get();
-    size_t mark = h->head.base;
+    size_t mark = h->base << 1 | h->in_epoch;
 
-    h->head.base = h->head.n;
+    h->base = h->n;
     return mark;
 }
 
@@ -132,15 +159,29 @@ void
 oko_dp_history_leave(size_t mark)
 {
     struct oko_dp_history *h = history_get();
+    bool outer_in_epoch = mark & 1;
 
-    h->head.n = h->head.base;
-    h->head.base = mark;
+    h->n = h->base;
+    h->base = mark >> 1;
+    if (h->in_epoch && !outer_in_epoch) {
+        oko_epoch_exit();
+        h->in_epoch = false;
+    }
+}
+
+static void
+history_enter_epoch(struct oko_dp_history *h)
+{
+    if (!h->in_epoch) {
+        oko_epoch_enter();
+        h->in_epoch = true;
+    }
 }
 
 static struct oko_dp_record *
 history_find(struct oko_dp_history *h, const struct dp_packet *packet)
 {
-    for (size_t i = h->head.base; i < h->head.n; i++) {
+    for (size_t i = h->base; i < h->n; i++) {
         if (h->records[i].packet == packet) {
             return &h->records[i];
         }
@@ -173,21 +214,20 @@ record_add(struct oko_dp_record *r, const struct oko_instance *inst,
 static struct oko_dp_record *
 history_add(struct oko_dp_history *h, const struct dp_packet *packet)
 {
-    if (h->head.n >= OKO_HISTORY_MAX) {
+    if (h->n >= OKO_HISTORY_MAX) {
         /* More refusals in one pass than a batch has packets would take
          * recirculation nested deep: the programs just run again. */
         return NULL;
     }
-    struct oko_dp_record *r = &h->records[h->head.n++];
+    struct oko_dp_record *r = &h->records[h->n++];
     r->packet = packet;
     r->n = 0;
     return r;
 }
 
-void
-oko_dp_chain_record_refusal(const struct oko_dp_chain *dp,
-                            const struct dp_packet *packet,
-                            unsigned int refused_at, bool result)
+static void
+record_refusal(const struct oko_dp_chain *dp, const struct dp_packet *packet,
+               unsigned int refused_at, bool result)
 {
     struct oko_dp_record *r = history_add(history_get(), packet);
 
@@ -199,7 +239,49 @@ oko_dp_chain_record_refusal(const struct oko_dp_chain *dp,
     }
 }
 
-bool
+/* The fast path's programs 0 to 'refused_at' ran (outside the chain's
+ * count): counts them in their instances, then records the results. */
+static void
+oko_dp_chain_refused(const struct oko_dp_chain *dp,
+                     const struct dp_packet *packet,
+                     unsigned int refused_at, uint64_t r0)
+{
+    for (unsigned int i = 0; i < refused_at; i++) {
+        oko_instance_count(dp->links[i].inst, dp->links[i].result);
+    }
+    oko_instance_count(dp->links[refused_at].inst, r0);
+    record_refusal(dp, packet, refused_at, r0 == 1);
+}
+
+/* A fast-path check that also times each program (one check in
+ * OKO_TIME_SAMPLE). */
+static bool
+oko_dp_chain_accepts_timed(struct oko_dp_chain *dp,
+                           const struct dp_packet *packet)
+{
+    const void *data = dp_packet_data(packet);
+    uint32_t size = dp_packet_size(packet);
+
+    for (unsigned int i = 0; i < dp->n; i++) {
+        uint64_t start = oko_monotonic_ns();
+        uint64_t r0 = oko_filter_run_in_section(dp->links[i].filter,
+                                                data, size);
+
+        oko_instance_add_time(dp->links[i].inst,
+                              oko_monotonic_ns() - start);
+        if (r0 != dp->links[i].result) {
+            oko_dp_chain_refused(dp, packet, i, r0);
+            return false;
+        }
+    }
+
+    uint64_t accepts;
+    atomic_read_relaxed(&dp->accepts, &accepts);
+    atomic_store_relaxed(&dp->accepts, accepts + 1);
+    return true;
+}
+
+static bool
 oko_dp_chain_accepts_recorded(const struct oko_dp_chain *dp,
                               const struct dp_packet *packet)
 {
@@ -207,12 +289,12 @@ oko_dp_chain_accepts_recorded(const struct oko_dp_chain *dp,
     struct oko_dp_record *record = history_find(h, packet);
 
     if (!record) {
-        /* Nothing ran for this packet yet: as the inline check. */
+        /* Nothing ran for this packet yet. */
         for (unsigned int i = 0; i < dp->n; i++) {
             bool result = oko_instance_run(dp->links[i].inst, packet);
 
             if (result != dp->links[i].result) {
-                oko_dp_chain_record_refusal(dp, packet, i, result);
+                record_refusal(dp, packet, i, result);
                 return false;
             }
         }
@@ -230,6 +312,49 @@ oko_dp_chain_accepts_recorded(const struct oko_dp_chain *dp,
             return false;
         }
     }
+    return true;
+}
+
+bool
+oko_dp_chain_accepts(const struct oko_dp_chain *dp,
+                     const struct dp_packet *packet)
+{
+    struct oko_dp_history *h = history_get();
+
+    if (dp->needs_epoch) {
+        /* See oko_dp_history_enter(). */
+        history_enter_epoch(h);
+    }
+    if (OVS_UNLIKELY(h->n != h->base)) {
+        /* Some check of this pass failed: this packet's programs may have
+         * run already. */
+        return oko_dp_chain_accepts_recorded(dp, packet);
+    }
+
+    struct oko_dp_chain *chain = CONST_CAST(struct oko_dp_chain *, dp);
+    if (OVS_UNLIKELY(chain->checks++ % OKO_TIME_SAMPLE == 0)) {
+        return oko_dp_chain_accepts_timed(chain, packet);
+    }
+
+    /* Inside the pass's epoch section (or without maps, needing none): the
+     * programs run without entering one each, and only the chain counts
+     * (runs = accepts per program). */
+    const void *data = dp_packet_data(packet);
+    uint32_t size = dp_packet_size(packet);
+    for (unsigned int i = 0; i < dp->n; i++) {
+        uint64_t r0 = oko_filter_run_in_section(dp->links[i].filter,
+                                                data, size);
+
+        if (OVS_UNLIKELY(r0 != dp->links[i].result)) {
+            /* Programs before 'i' gave the chain's results. */
+            oko_dp_chain_refused(dp, packet, i, r0);
+            return false;
+        }
+    }
+
+    uint64_t accepts;
+    atomic_read_relaxed(&chain->accepts, &accepts);
+    atomic_store_relaxed(&chain->accepts, accepts + 1);
     return true;
 }
 

@@ -39,8 +39,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "dp-packet.h"
 #include "oko/oko-chain.h"
 #include "oko/oko-instance.h"
+#include "ovs-atomic.h"
 #include "ovs-thread.h"
 #include "util.h"
 
@@ -50,14 +52,34 @@ struct ds;
 struct oko_instance;
 
 struct oko_dp_link {
+    const struct oko_filter *filter; /* inst->filter, one load nearer. */
     struct oko_instance *inst;      /* Holds a reference. */
     bool result;
+    struct oko_chain_counter counter; /* Registered with 'inst'. */
 };
 
+/* A datapath flow's chain.  A flow is in one thread's caches (a PMD
+ * thread's, or the main thread's for non-PMD ports), so only that thread
+ * checks its chain: 'checks' is its own, and 'accepts' has one writer and
+ * is read by the statistics. */
 struct oko_dp_chain {
+    atomic_uint64_t accepts;        /* Fast-path checks that passed. */
+    uint64_t checks;                /* Fast-path checks, for sampling. */
+    bool needs_epoch;               /* A program has maps. */
     unsigned int n;                 /* 1 to OKO_CHAIN_MAX. */
     struct oko_dp_link links[];
 };
+
+/* Datapath chains alive in the process.  Lookups skip per-packet chain
+ * checks while there are none (a switch that runs no program pays one
+ * relaxed load per batch). */
+extern atomic_count oko_dp_n_chains;
+
+static inline bool
+oko_dp_chains_exist(void)
+{
+    return atomic_count_get(&oko_dp_n_chains) != 0;
+}
 
 /* A datapath flow's chain from a translation's: takes a reference on each
  * instance.  Returns NULL with '*ok' true for an empty chain; returns NULL
@@ -70,45 +92,11 @@ void oko_dp_chain_destroy(struct oko_dp_chain *);
 void oko_dp_chain_format(const struct oko_dp_chain *, struct ds *);
 bool oko_dp_extra_info_has_chain(const char *dp_extra_info);
 
-/* The start of a thread's history (oko-dp.c has the records): records
- * [base, n) belong to the current pass.  NULL until the thread's first
- * slow-path check allocates it. */
-struct oko_dp_history_head {
-    size_t base;                    /* First record of the current pass. */
-    size_t n;                       /* Records in use. */
-};
-DECLARE_EXTERN_PER_THREAD_DATA(struct oko_dp_history_head *,
-                               oko_dp_thread_history);
-
-bool oko_dp_chain_accepts_recorded(const struct oko_dp_chain *,
-                                   const struct dp_packet *);
-void oko_dp_chain_record_refusal(const struct oko_dp_chain *,
-                                 const struct dp_packet *,
-                                 unsigned int refused_at, bool result);
-
-/* Does 'packet' get the same result from every program of 'chain'? */
-static inline bool
-oko_dp_chain_accepts(const struct oko_dp_chain *dp,
-                     const struct dp_packet *packet)
-{
-    const struct oko_dp_history_head *h = *oko_dp_thread_history_get();
-
-    if (OVS_UNLIKELY(!h || h->n != h->base)) {
-        /* Some check of this pass failed: this packet's programs may have
-         * run already. */
-        return oko_dp_chain_accepts_recorded(dp, packet);
-    }
-    for (unsigned int i = 0; i < dp->n; i++) {
-        bool result = oko_instance_run(dp->links[i].inst, packet);
-
-        if (OVS_UNLIKELY(result != dp->links[i].result)) {
-            /* Programs before 'i' gave the chain's results. */
-            oko_dp_chain_record_refusal(dp, packet, i, result);
-            return false;
-        }
-    }
-    return true;
-}
+/* Does 'packet' get the same result from every program of 'chain'?
+ * Out of line: the datapath calls it from several places in its hottest
+ * function, whose registers it would otherwise crowd. */
+bool oko_dp_chain_accepts(const struct oko_dp_chain *,
+                          const struct dp_packet *);
 
 /* After 'rule' matched a packet but its flow's chain refused it: the next
  * rule with the same mask and masked key (so with another chain) whose
@@ -122,7 +110,13 @@ void oko_dp_history_get(const struct dp_packet *, struct oko_chain *);
 
 /* Brackets one pass of a batch through the datapath (dp_netdev_input__()),
  * which may nest through recirculation: a nested pass sees only its own
- * history, and leaving drops what the pass recorded. */
+ * history, and leaving drops what the pass recorded.
+ *
+ * The pass's first check of a chain whose programs have maps also enters
+ * the runtime's epoch section, and leaving the pass leaves it: the programs
+ * of the whole batch then run inside one section, so a batch pays the
+ * section's full barrier once instead of once per program run.  Passes
+ * without such programs do not enter it at all. */
 size_t oko_dp_history_enter(void);
 void oko_dp_history_leave(size_t mark);
 

@@ -21,6 +21,7 @@
 
 #include "dp-packet.h"
 #include "oko-filter.h"
+#include "openvswitch/list.h"
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
 
@@ -36,6 +37,8 @@ oko_instance_create(struct oko_filter *filter, uint32_t prog_id)
     inst->prog_id = prog_id;
     inst->serial = serial;
     ovs_refcount_init(&inst->ref_cnt);
+    ovs_mutex_init(&inst->mutex);
+    ovs_list_init(&inst->counters);
     return inst;
 }
 
@@ -59,8 +62,67 @@ oko_instance_ref(const struct oko_instance *inst_)
 static void
 oko_instance_destroy_cb(struct oko_instance *inst)
 {
+    /* Every chain holds a reference: none can be left. */
+    ovs_assert(ovs_list_is_empty(&inst->counters));
+    ovs_mutex_destroy(&inst->mutex);
     oko_filter_destroy(inst->filter);
     free_cacheline(inst);
+}
+
+static struct oko_run_stats *
+own_slot(const struct oko_instance *inst_)
+{
+    struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
+    return &inst->stats[ovsthread_id_self() % OKO_STATS_SLOTS];
+}
+
+void
+oko_instance_add_time(const struct oko_instance *inst, uint64_t ns)
+{
+    struct oko_run_stats *s = own_slot(inst);
+
+    oko_run_stats_add(&s->timed_ns, ns);
+    oko_run_stats_add(&s->timed_runs, 1);
+}
+
+void
+oko_instance_count(const struct oko_instance *inst, uint64_t r0)
+{
+    struct oko_run_stats *s = own_slot(inst);
+
+    oko_run_stats_add(&s->runs, 1);
+    oko_run_stats_count_result(s, r0);
+}
+
+void
+oko_instance_add_counter(const struct oko_instance *inst_,
+                         struct oko_chain_counter *c)
+{
+    struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
+
+    ovs_mutex_lock(&inst->mutex);
+    ovs_list_push_back(&inst->counters, &c->node);
+    ovs_mutex_unlock(&inst->mutex);
+}
+
+void
+oko_instance_remove_counter(const struct oko_instance *inst_,
+                            struct oko_chain_counter *c)
+{
+    struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
+    struct oko_run_stats *s = own_slot(inst);
+    uint64_t n;
+
+    /* The last count moves under the mutex, so a reader sees it either in
+     * the counter or in the slot, never in both or neither. */
+    ovs_mutex_lock(&inst->mutex);
+    ovs_list_remove(&c->node);
+    atomic_read_relaxed(CONST_CAST(atomic_uint64_t *, c->accepts), &n);
+    oko_run_stats_add(&s->runs, n);
+    if (c->result) {
+        oko_run_stats_add(&s->matches, n);
+    }
+    ovs_mutex_unlock(&inst->mutex);
 }
 
 void
@@ -71,8 +133,8 @@ oko_instance_unref(struct oko_instance *inst)
     }
 }
 
-static uint64_t
-monotonic_ns(void)
+uint64_t
+oko_monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -83,12 +145,11 @@ monotonic_ns(void)
  * ('s->runs' already counts it). */
 bool
 oko_instance_run_timed(struct oko_instance *inst, struct oko_run_stats *s,
-                       const struct dp_packet *packet)
+                       const void *data, uint32_t size)
 {
-    uint64_t start = monotonic_ns();
-    uint64_t r0 = oko_filter_run(inst->filter, dp_packet_data(packet),
-                                 dp_packet_size(packet));
-    oko_run_stats_add(&s->timed_ns, monotonic_ns() - start);
+    uint64_t start = oko_monotonic_ns();
+    uint64_t r0 = oko_filter_run(inst->filter, data, size);
+    oko_run_stats_add(&s->timed_ns, oko_monotonic_ns() - start);
     oko_run_stats_add(&s->timed_runs, 1);
     return oko_run_stats_count_result(s, r0);
 }
@@ -97,8 +158,12 @@ void
 oko_instance_get_totals(const struct oko_instance *inst,
                         struct oko_instance_totals *t)
 {
+    struct oko_instance *inst_rw = CONST_CAST(struct oko_instance *, inst);
     uint64_t timed_runs = 0, timed_ns = 0;
 
+    /* Under the mutex: a chain going away moves its count from its counter
+     * to a slot under it too. */
+    ovs_mutex_lock(&inst_rw->mutex);
     *t = (struct oko_instance_totals) { .runs = 0 };
     for (size_t i = 0; i < OKO_STATS_SLOTS; i++) {
         struct oko_run_stats *s = CONST_CAST(struct oko_run_stats *,
@@ -117,4 +182,16 @@ oko_instance_get_totals(const struct oko_instance *inst,
         timed_ns += v;
     }
     t->avg_ns = timed_runs ? (double) timed_ns / timed_runs : 0;
+
+    const struct oko_chain_counter *c;
+    LIST_FOR_EACH (c, node, &inst_rw->counters) {
+        uint64_t n;
+
+        atomic_read_relaxed(CONST_CAST(atomic_uint64_t *, c->accepts), &n);
+        t->runs += n;
+        if (c->result) {
+            t->matches += n;
+        }
+    }
+    ovs_mutex_unlock(&inst_rw->mutex);
 }

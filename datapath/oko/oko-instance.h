@@ -28,12 +28,19 @@
  *
  * Statistics are per thread slot, updated without atomic read-modify-write
  * (each thread writes its own slot), and summed when read.  Run time is
- * sampled: one run in OKO_TIME_SAMPLE is timed. */
+ * sampled: one run in OKO_TIME_SAMPLE is timed.
+ *
+ * Runs on the datapath's fast path are counted by the chains instead (one
+ * counter per chain, see oko-dp.h): a chain that accepted a packet N times
+ * ran each of its programs N times, with the chain's result.  Those
+ * counters register here, so the totals include them; a chain that goes
+ * away adds its counts to the instance's own. */
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "dp-packet.h"
 #include "oko-filter.h"
+#include "openvswitch/list.h"
 #include "ovs-atomic.h"
 #include "ovs-thread.h"
 #include "util.h"
@@ -54,11 +61,21 @@ struct oko_run_stats {
     atomic_uint64_t timed_ns;       /* Their total time. */
 } OVS_ALIGNED_VAR(CACHE_LINE_SIZE);
 
+/* A chain's count of accepted checks, as one of its programs sees it: each
+ * accepted check ran the program once with result 'result'. */
+struct oko_chain_counter {
+    struct ovs_list node;           /* In the instance's 'counters'. */
+    const atomic_uint64_t *accepts;
+    bool result;
+};
+
 struct oko_instance {
     struct oko_filter *filter;
     uint32_t prog_id;
     uint64_t serial;                /* Unique in the process, from 1. */
     struct ovs_refcount ref_cnt;
+    struct ovs_mutex mutex;         /* Protects 'counters'. */
+    struct ovs_list counters OVS_GUARDED; /* struct oko_chain_counter. */
     struct oko_run_stats stats[OKO_STATS_SLOTS];
 };
 
@@ -71,7 +88,21 @@ bool oko_instance_try_ref_rcu(const struct oko_instance *);
 void oko_instance_unref(struct oko_instance *);
 
 bool oko_instance_run_timed(struct oko_instance *, struct oko_run_stats *,
-                            const struct dp_packet *);
+                            const void *data, uint32_t size);
+
+/* Chain counters (oko-dp.c): registered while a chain can count, and
+ * removed with their final count added to the instance's statistics. */
+void oko_instance_add_counter(const struct oko_instance *,
+                              struct oko_chain_counter *);
+void oko_instance_remove_counter(const struct oko_instance *,
+                                 struct oko_chain_counter *);
+
+/* Counts a run whose result is known to be 'r0' without running it (a
+ * chain's refusal accounts for the programs before the one that refused). */
+void oko_instance_count(const struct oko_instance *, uint64_t r0);
+/* Adds one timed run of 'ns' nanoseconds to the average (not to the runs). */
+void oko_instance_add_time(const struct oko_instance *, uint64_t ns);
+uint64_t oko_monotonic_ns(void);
 
 static inline void
 oko_run_stats_add(atomic_uint64_t *counter, uint64_t n)
@@ -95,13 +126,14 @@ oko_run_stats_count_result(struct oko_run_stats *s, uint64_t r0)
     return false;
 }
 
-/* Runs the program on 'packet' and counts the run.  Returns true if the
- * program accepted the packet (returned 1); any value other than 0 or 1 is
- * counted as an error and is no match.  Inline: it is on the datapath's
- * per-packet path, once per program of a chain. */
+/* Runs the program on a packet's 'data' and 'size' bytes and counts the
+ * run.  Returns true if the program accepted the packet (returned 1); any
+ * value other than 0 or 1 is counted as an error and is no match.  Inline:
+ * it is on the datapath's per-packet path, once per program of a chain
+ * (which reads the packet's data and size once for all its programs). */
 static inline bool
-oko_instance_run(const struct oko_instance *inst_,
-                 const struct dp_packet *packet)
+oko_instance_run_on(const struct oko_instance *inst_,
+                    const void *data, uint32_t size)
 {
     struct oko_instance *inst = CONST_CAST(struct oko_instance *, inst_);
     struct oko_run_stats *s = &inst->stats[ovsthread_id_self()
@@ -111,12 +143,18 @@ oko_instance_run(const struct oko_instance *inst_,
     atomic_read_relaxed(&s->runs, &runs);
     atomic_store_relaxed(&s->runs, runs + 1);
     if (OVS_UNLIKELY(runs % OKO_TIME_SAMPLE == 0)) {
-        return oko_instance_run_timed(inst, s, packet);
+        return oko_instance_run_timed(inst, s, data, size);
     }
+    return oko_run_stats_count_result(s, oko_filter_run(inst->filter,
+                                                        data, size));
+}
 
-    uint64_t r0 = oko_filter_run(inst->filter, dp_packet_data(packet),
-                                 dp_packet_size(packet));
-    return oko_run_stats_count_result(s, r0);
+static inline bool
+oko_instance_run(const struct oko_instance *inst,
+                 const struct dp_packet *packet)
+{
+    return oko_instance_run_on(inst, dp_packet_data(packet),
+                               dp_packet_size(packet));
 }
 
 struct oko_instance_totals {

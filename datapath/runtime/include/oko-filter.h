@@ -69,6 +69,15 @@ int oko_filter_from_program(struct oko_program *prog, const struct oko_filter_op
 /* Frees 'filter' and its maps.  No thread may be running it. */
 void oko_filter_destroy(struct oko_filter *filter);
 
+/* Runs 'filter' on a packet and returns r0, for a caller already inside an
+ * epoch section (see oko_filter_run()), such as a datapath thread that
+ * enters once for a batch of packets. */
+static inline uint64_t
+oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt, uint64_t len)
+{
+    return filter->jit.fn ? filter->jit.fn(pkt, len) : oko_interp_run(filter->code, pkt, len);
+}
+
 /* Runs 'filter' on a packet and returns r0.  Lock-free, allocation-free.
  * The epoch section protects map entries the program reads; a program
  * without maps reads none (the verifier only lets a program reach map memory
@@ -81,8 +90,7 @@ oko_filter_run(const struct oko_filter *filter, const void *pkt, uint64_t len)
     if (in_section) {
         oko_epoch_enter();
     }
-    uint64_t r0 = filter->jit.fn ? filter->jit.fn(pkt, len)
-                                 : oko_interp_run(filter->code, pkt, len);
+    uint64_t r0 = oko_filter_run_in_section(filter, pkt, len);
     if (in_section) {
         oko_epoch_exit();
     }
