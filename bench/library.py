@@ -40,7 +40,7 @@ FIREWALL_TARGET = 1.2
 CONNTRACK_RULES = """\
 table=0,priority=10,tcp,ct_state=-trk,actions=ct(table=1,zone=1)
 table=0,priority=0,actions=drop
-table=1,priority=20,tcp,ct_state=+trk+new,nw_src=10.0.0.0/8,actions=ct(commit,zone=1),drop
+table=1,priority=20,tcp,ct_state=+trk+new,nw_src=10.0.0.0/8,actions=ct(commit,zone=1)
 table=1,priority=20,tcp,ct_state=+trk+est,actions=drop
 table=1,priority=0,actions=drop
 """

@@ -4,8 +4,8 @@ here instead of downloaded.  No dependencies beyond Python.
 
   traces.py synthetic OUT.pcap                 one 64-byte UDP flow
   traces.py realistic OUT.pcap [--conversations N] [--seed S]
-  traces.py synflood OUT.pcap [--conversations N] [--seed S]
-  traces.py handshakes OUT.pcap [--conversations N] [--seed S]
+  traces.py synflood OUT.pcap [--conversations N] [--seed S]      (N default 5,000)
+  traces.py handshakes OUT.pcap [--conversations N] [--seed S]    (N default 14,000)
   traces.py pipeline OUT.flows                 the realistic pipeline's rules
 
 realistic: a CAIDA-like trace: N (default 20,000) short L4 conversations,
@@ -29,6 +29,9 @@ data segments of 6 bytes (median 4), alternating directions, then FIN,
 FIN, ACK), with coherent sequence and acknowledgement numbers; one in ten
 conversations is an unsolicited SYN from outside, which both refuse.
 
+A trace has at most MAX_REPLAY packets: DPDK's net_pcap keeps a trace it
+replays forever in the port's mbufs, and OVS's pool holds 262,144.
+
 pipeline: table 0 is an L3 table of 170 prefixes on the destination
 (101 /8 and 69 /16, longest first), each going to table 1; table 1 is an
 ACL of 500 rules on the transport destination port (TCP, and UDP for every
@@ -45,6 +48,8 @@ SLASH16 = [(10, n) for n in range(69)]                                    # 69 /
 PORTS = list(range(1024, 2024))                                           # 1,000 destination ports
 ACL_PORTS = PORTS[::2]                                                    # 500 listed
 MEDIAN_PACKETS, SIGMA, MAX_PACKETS = 4, 1.3, 2000
+MAX_REPLAY = 200000
+DEFAULT_CONVERSATIONS = {"realistic": 20000, "synflood": 5000, "handshakes": 14000}
 
 
 def checksum(data):
@@ -73,6 +78,9 @@ def frame(src, dst, proto, sport, dport, flags=TCP_ACK, window=65535, seq=1, ack
 
 
 def write_pcap(path, frames):
+    if len(frames) > MAX_REPLAY:
+        raise SystemExit(f"traces.py: {len(frames)} packets: more than net_pcap can replay "
+                         f"({MAX_REPLAY}); use fewer --conversations")
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
         for i, data in enumerate(frames):
@@ -193,9 +201,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=["synthetic", "realistic", "synflood", "handshakes", "pipeline"])
     parser.add_argument("out")
-    parser.add_argument("--conversations", type=int, default=20000)
+    parser.add_argument("--conversations", type=int)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.conversations is None:
+        args.conversations = DEFAULT_CONVERSATIONS.get(args.kind, 0)
     if args.kind == "synthetic":
         write_pcap(args.out, [frame(SLASH8[0] << 24 | 1, SLASH8[1] << 24 | 1, 17, 4000, ACL_PORTS[0])])
     elif args.kind == "realistic":
