@@ -15,6 +15,11 @@ pipeline, each against a reference in the same run, alternating.
       refused).  Measured: the patched switch with the stateful-firewall
       filter (inside = 10.0.0.0/8) on one rule.  Both drop what they pass
       after classification, as the other experiments do.
+  dapper, array vs hash table: the same TCP conversations through one rule
+      running dapper; reference: dapper as in the library (its connection
+      table a hash map), measured: its array variant (filter-library
+      make variants: the table an array indexed by a hash of the
+      connection).
 
 Parameters are encoded from filter-library/catalog.json as the controller
 encodes them (the packet tests' conftest)."""
@@ -44,7 +49,7 @@ table=1,priority=20,tcp,ct_state=+trk+new,nw_src=10.0.0.0/8,actions=ct(commit,zo
 table=1,priority=20,tcp,ct_state=+trk+est,actions=drop
 table=1,priority=0,actions=drop
 """
-FIREWALL_RULES = """\
+ONE_RULE = """\
 table=0,priority=10,tcp,filter_prog=1,actions=drop
 table=0,priority=0,actions=drop
 """
@@ -93,15 +98,24 @@ def main():
                   reference_name="baseline program", patched_name="p0f-syn-flood", target=None)
     runs.append(result)
 
-    rules = os.path.join(WORK, "firewall.flows")
+    rules = os.path.join(WORK, "one-rule.flows")
     reference_rules = os.path.join(WORK, "conntrack.flows")
-    open(rules, "w").write(FIREWALL_RULES)
+    open(rules, "w").write(ONE_RULE)
     open(reference_rules, "w").write(CONNTRACK_RULES)
     result = throughput(["--pcap", trace("handshakes"), "--prog", os.path.join(FILTERS, "stateful-firewall.o"),
                          "--prog-map", map_entry("stateful-firewall", {"inside": "10.0.0.0", "inside_prefix_len": 8}),
                          "--rules", rules, "--reference-rules", reference_rules], args.rounds, args.seconds)
     result.update(label="stateful-firewall vs OVS conntrack", traffic="TCP conversations with handshakes",
                   reference_name="vanilla, ct() rules", patched_name="stateful-firewall", target=FIREWALL_TARGET)
+    runs.append(result)
+
+    subprocess.run(["make", "-C", os.path.join(REPO, "filter-library"), "--no-print-directory", "variants"],
+                   check=True)
+    result = throughput(["--pcap", trace("handshakes"), "--prog", os.path.join(FILTERS, "variants", "dapper-array.o"),
+                         "--against", "program:" + os.path.join(FILTERS, "dapper.o"), "--rules", rules],
+                        args.rounds, args.seconds)
+    result.update(label="dapper: array vs hash table", traffic="TCP conversations with handshakes",
+                  reference_name="dapper (hash map)", patched_name="dapper-array", target=None)
     runs.append(result)
 
     if args.json:

@@ -22,7 +22,13 @@
  * stats.untracked); the MSS and window scale are read from the first
  * OPTIONS_READ options of a SYN; RTT samples follow Karn's rule (none
  * across a retransmission); updates take no lock (two threads on one
- * connection at the same instant may lose a sample). */
+ * connection at the same instant may lose a sample).
+ *
+ * Built with -DDAPPER_ARRAY_TABLE (make variants: build/variants/
+ * dapper-array.o) the connection table is an array indexed by a hash of
+ * the connection instead, the paper's other Dapper: no insertion, but a
+ * connection whose slot is taken replaces the one there (bench/library.py
+ * compares the two). */
 #include <oko/conn.h>
 
 #define MAX_CONNECTIONS 16384
@@ -71,7 +77,16 @@ struct stats {
 };
 
 OKO_MAP(params, OKO_MAP_ARRAY, sizeof(uint32_t), sizeof(struct params), 1);
+#ifdef DAPPER_ARRAY_TABLE
+struct slot {
+    struct oko_conn_key owner;  /* the connection in the slot */
+    struct conn conn;
+};
+_Static_assert((MAX_CONNECTIONS & (MAX_CONNECTIONS - 1)) == 0, "a power of two: index by mask");
+OKO_MAP(connections, OKO_MAP_ARRAY, sizeof(uint32_t), sizeof(struct slot), MAX_CONNECTIONS);
+#else
 OKO_MAP(connections, OKO_MAP_HASH, sizeof(struct oko_conn_key), sizeof(struct conn), MAX_CONNECTIONS);
+#endif
 OKO_MAP(stats, OKO_MAP_ARRAY, sizeof(uint32_t), sizeof(struct stats), 1);
 
 /* Sequence-number comparison modulo 2^32 (RFC 793). */
@@ -186,6 +201,29 @@ dapper(const void *pkt, uint64_t len)
     uint64_t now = oko_time_ns();
     uint64_t verdict = OKO_NO_MATCH;
 
+#ifdef DAPPER_ARRAY_TABLE
+    uint32_t index = oko_hash(&key, sizeof key, 0) & (MAX_CONNECTIONS - 1);
+    struct slot *slot = oko_map_lookup(&connections, &index);
+    if (!slot) {
+        return OKO_NO_MATCH;            /* never: the index is masked */
+    }
+    struct conn *c = &slot->conn;
+    const uint8_t *owner = (const uint8_t *) &slot->owner, *mine = (const uint8_t *) &key;
+    uint8_t differs = 0;
+#pragma unroll
+    for (int i = 0; i < (int) sizeof key; i++) {
+        differs |= owner[i] ^ mine[i];
+    }
+    if (differs) {
+        __builtin_memset(c, 0, sizeof *c);
+        c->first_ns = now;
+        slot->owner = key;
+        uint64_t n = __sync_fetch_and_add(&st->connections, 1) + 1;
+        if (p->report_every && n % p->report_every == 0) {
+            verdict = OKO_MATCH;
+        }
+    }
+#else
     struct conn *c = oko_map_lookup(&connections, &key);
     if (!c) {
         struct conn fresh = { 0 };
@@ -203,6 +241,7 @@ dapper(const void *pkt, uint64_t len)
             verdict = OKO_MATCH;
         }
     }
+#endif
     struct dir *d = side ? &c->dir[1] : &c->dir[0];
     struct dir *peer = side ? &c->dir[0] : &c->dir[1];
     uint8_t flags = tcp[TCP_FLAGS];

@@ -69,3 +69,24 @@ def test_full_table_counts_untracked():
     result = run_filter("dapper", syns, engines=("jit",))
     assert result.counts["connections"] == 16384
     assert result.maps["stats"][0]["untracked"] == 10
+
+
+def test_array_table_variant_agrees_on_connections_that_do_not_collide():
+    """bench/library.py's dapper-array (the table as an array indexed by a hash of the connection) gives dapper's
+    verdicts and counters; each slot holds its connection's key and metrics."""
+    data = [(0.1 + i * 0.1, seg(C, S, 5000, 80, "PA", 101, 901, b"y" * 50, window=500)) for i in range(5)]
+    others = [(0.7 + i * 0.01, seg(C, S, 7000 + i, 80, "S", 1)) for i in range(4)]
+    packets = handshake() + data + others
+    params = {"retransmit_threshold": 3, "report_every": 2}
+    hashed = run_filter("dapper", packets, params=params)
+    array = run_filter("dapper", packets, params=params, variant="dapper-array")
+    assert array.verdicts == hashed.verdicts
+    assert "match" in array.verdicts and "no match" in array.verdicts
+    assert array.maps["stats"] == hashed.maps["stats"] == [
+        {"index": 0, "connections": 5, "troubled": 1, "untracked": 0}]
+    slots = {bytes.fromhex(e["value"])[:16].hex(): bytes.fromhex(e["value"])[16:] for e in array.maps["connections"]}
+    key = (bytes([10, 0, 0, 1, 10, 0, 0, 2]) + (5000).to_bytes(2, "big") + (80).to_bytes(2, "big")
+           + bytes([6, 0, 0, 0])).hex()
+    assert key in slots
+    lo_retransmits = int.from_bytes(slots[key][16:20], "little")       # struct dir: 5th u32
+    assert lo_retransmits == 4
