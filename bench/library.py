@@ -28,12 +28,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import REPO, throughput  # noqa: E402
+
 BENCH = os.path.join(REPO, "datapath", "bench")
-THROUGHPUT = os.path.join(BENCH, "throughput")
 FILTERS = os.path.join(REPO, "filter-library", "build")
 WORK = os.path.join(REPO, "datapath", "build", "bench")
 sys.path.insert(0, os.path.join(REPO, "filter-library", "tests", "packets"))
@@ -67,16 +66,6 @@ def trace(kind):
     if not os.path.exists(path):
         subprocess.run([sys.executable, os.path.join(BENCH, "traces.py"), kind, path], check=True)
     return path
-
-
-def throughput(options, rounds, seconds):
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        cmd = [THROUGHPUT, "--rounds", str(rounds), "--seconds", str(seconds), "--json", out.name] + options
-        print("$ " + " ".join(os.path.relpath(c, REPO) if c.startswith(REPO) else c for c in cmd), flush=True)
-        subprocess.run(cmd, check=True)
-        result = json.load(open(out.name))
-    result["options"] = [os.path.relpath(o, REPO) if o.startswith(REPO) else o for o in options]
-    return result
 
 
 def main():

@@ -202,6 +202,21 @@ def library(results):
     return lines
 
 
+def controller(results):
+    exp = results["experiments"].get("6")
+    if not exp:
+        return []
+    load, flows = exp["runs"]
+    return [header(exp), "",
+            "| measurement | result |", "|---|---:|",
+            f"| `oko:load-program` round trip over RESTCONF ({load['loads']} loads of `baseline`) | "
+            f"median {load['median_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, max {load['max_ms']:.1f} ms |",
+            f"| flows installed through RESTCONF, without a `filter-prog` match ({flows['flows']} flows, "
+            f"{flows['clients']} clients) | {flows['median_without']:.1f} flows/s (median of {len(flows['without'])}) |",
+            f"| the same with a `filter-prog` match | {flows['median_with']:.1f} flows/s; "
+            f"with/without {flows['median_ratio']:.3f} |"]
+
+
 def machine(results):
     m = results.get("machine", {})
     return [f"Machine: {m.get('cpu')} ({m.get('cpus')} CPUs, {m.get('virtualization')}), "
@@ -222,6 +237,7 @@ def main():
         ("Experiment 3: chain length", chains(results)),
         ("Experiment 4: chains vs the slow path", slow_path(results)),
         ("Experiment 5: library filters in the realistic pipeline", library(results)),
+        ("Experiment 6: the controller side", controller(results)),
     ]
     for title, lines in sections:
         if lines:

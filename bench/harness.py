@@ -1,0 +1,39 @@
+"""What bench/evaluate and the experiments it runs share: paths, and one
+configuration measured by datapath/bench/throughput."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+THROUGHPUT = os.path.join(REPO, "datapath", "bench", "throughput")
+
+
+def relative(path):
+    """'path' relative to the repository when it is inside it (results name no machine's directories)."""
+    return os.path.relpath(path, REPO) if path.startswith(REPO) else path
+
+
+def run(cmd, log=None):
+    """Runs 'cmd', showing its output (and keeping it in 'log'); stops the benchmark if it fails."""
+    print("$ " + " ".join(relative(c) for c in cmd), flush=True)
+    if log:
+        log.write("$ " + " ".join(cmd) + "\n")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+    for line in proc.stdout:
+        print("  " + line, end="", flush=True)
+        if log:
+            log.write(line)
+    if proc.wait():
+        sys.exit(f"bench: {relative(cmd[0])} failed (exit {proc.returncode}); see the output above")
+
+
+def throughput(options, rounds, seconds, log=None):
+    """One configuration: its datapath/bench/throughput result, with the options that repeat it."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        run([THROUGHPUT, "--rounds", str(rounds), "--seconds", str(seconds), "--json", out.name] + options, log)
+        result = json.load(open(out.name))
+    result["options"] = [relative(o) for o in options]
+    return result
