@@ -206,8 +206,10 @@ def controller(results):
     exp = results["experiments"].get("6")
     if not exp:
         return []
-    load, flows = exp["runs"]
-    return [header(exp), "",
+    load, flows = exp["runs"][:2]
+    send_maps = exp["runs"][2] if len(exp["runs"]) > 2 else None
+    rows = [f"Measured {exp['date']} at commit {exp['commit']}: `{exp['command']}` "
+            f"({exp['rounds']} rounds of the flow and SEND_MAPS measurements).", "",
             "| measurement | result |", "|---|---:|",
             f"| `oko:load-program` round trip over RESTCONF ({load['loads']} loads of `baseline`) | "
             f"median {load['median_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, max {load['max_ms']:.1f} ms |",
@@ -215,11 +217,19 @@ def controller(results):
             f"{flows['clients']} clients) | {flows['median_without']:.1f} flows/s (median of {len(flows['without'])}) |",
             f"| the same with a `filter-prog` match | {flows['median_with']:.1f} flows/s; "
             f"with/without {flows['median_ratio']:.3f} |"]
+    if send_maps and send_maps.get("error"):
+        rows.append(f"| `SEND_MAPS` events decoded into the operational datastore ({send_maps['events']} events "
+                    f"of {send_maps['maps_per_event']} maps sent back to back) | not measured: {send_maps['error']} |")
+    elif send_maps:
+        rows.append(f"| `SEND_MAPS` events decoded into the operational datastore ({send_maps['events']} events "
+                    f"of {send_maps['maps_per_event']} maps a round) | {send_maps['median']:.0f} events/s "
+                    f"(median of {len(send_maps['rates'])}) |")
+    return rows
 
 
 def machine(results):
     m = results.get("machine", {})
-    return [f"Machine: {m.get('cpu')} ({m.get('cpus')} CPUs, {m.get('virtualization')}), "
+    return [f"Machine: {m.get('cpu')} ({m.get('cpus')} CPUs; systemd-detect-virt: {m.get('virtualization')}), "
             f"{m.get('memory_gib')} GiB, {m.get('os')}, kernel {m.get('kernel')}; "
             f"{' '.join(m.get('ovs') or [])}, DPDK {m.get('dpdk')}, gcc {m.get('compiler')}."]
 
