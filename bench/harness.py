@@ -12,8 +12,11 @@ THROUGHPUT = os.path.join(REPO, "datapath", "bench", "throughput")
 
 
 def relative(path):
-    """'path' relative to the repository when it is inside it (results name no machine's directories)."""
-    return os.path.relpath(path, REPO) if path.startswith(REPO) else path
+    """'path' (or 'program:path') relative to the repository when it is inside it: results name no machine's
+    directories."""
+    prefix = "program:" if path.startswith("program:") else ""
+    rest = path[len(prefix):]
+    return prefix + (os.path.relpath(rest, REPO) if rest.startswith(REPO) else rest)
 
 
 def run(cmd, log=None):
@@ -36,4 +39,5 @@ def throughput(options, rounds, seconds, log=None):
         run([THROUGHPUT, "--rounds", str(rounds), "--seconds", str(seconds), "--json", out.name] + options, log)
         result = json.load(open(out.name))
     result["options"] = [relative(o) for o in options]
+    result["reference"] = relative(result["reference"])
     return result
