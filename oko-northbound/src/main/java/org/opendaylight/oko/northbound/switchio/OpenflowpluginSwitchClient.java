@@ -10,6 +10,7 @@ package org.opendaylight.oko.northbound.switchio;
 import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.FluentFuture;
+import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
@@ -24,6 +25,9 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.servic
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.SendExperimenterInputBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.mp.message.service.rev151020.SendExperimenterMpRequest;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.mp.message.service.rev151020.SendExperimenterMpRequestInputBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.transaction.rev150304.SendBarrier;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.transaction.rev150304.SendBarrierInputBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.transaction.rev150304.SendBarrierOutput;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeRef;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
@@ -51,6 +55,8 @@ import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
 import org.opendaylight.yangtools.yang.common.Uint8;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link SwitchClient} over openflowplugin's routed experimenter RPCs (send-experimenter, which completes when
@@ -62,6 +68,7 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
     /** Largest OpenFlow message; UPDATE_MAP and DELETE_MAP_ENTRIES are split to fit. */
     static final int MAX_MESSAGE = 65535;
     static final int MAP_MESSAGE_HEADER = 32;
+    private static final Logger LOG = LoggerFactory.getLogger(OpenflowpluginSwitchClient.class);
     private static final String DEVICE_ERROR_CODE = " code ";
 
     private final RpcService rpcs;
@@ -170,10 +177,35 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
             .setNode(nodeRef(node))
             .setExperimenterMessageOfChoice(message)
             .build();
-        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenter.class).invoke(input)),
+        final var sent = withTimeout(node, rpcs.getRpc(SendExperimenter.class).invoke(input));
+        requestBarrier(node);
+        return Futures.transformAsync(sent,
             result -> result.isSuccessful() ? Futures.immediateVoidFuture()
                 : Futures.immediateFailedFuture(failure(node, result)),
             MoreExecutors.directExecutor());
+    }
+
+    /**
+     * openflowplugin completes a send-experimenter call when the switch answers the next barrier, and sends
+     * barriers on its own only every barrier-interval-timeout-limit (500 ms by default): every Oko message would
+     * take half a second. A barrier requested right behind it answers it at once. Its own result does not matter:
+     * a switch that does not answer fails the message's call, which has its own timeout.
+     */
+    private void requestBarrier(final String node) {
+        Futures.addCallback(rpcs.getRpc(SendBarrier.class).invoke(new SendBarrierInputBuilder()
+            .setNode(nodeRef(node)).build()), new FutureCallback<RpcResult<SendBarrierOutput>>() {
+                @Override
+                public void onSuccess(final RpcResult<SendBarrierOutput> result) {
+                    if (!result.isSuccessful()) {
+                        LOG.debug("{}: barrier after an Oko message not answered: {}", node, result.getErrors());
+                    }
+                }
+
+                @Override
+                public void onFailure(final Throwable cause) {
+                    LOG.debug("{}: barrier after an Oko message failed", node, cause);
+                }
+            }, MoreExecutors.directExecutor());
     }
 
     private <T> ListenableFuture<RpcResult<T>> withTimeout(final String node,
