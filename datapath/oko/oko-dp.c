@@ -239,6 +239,17 @@ record_refusal(const struct oko_dp_chain *dp, const struct dp_packet *packet,
     }
 }
 
+/* One more accepted check: each of the chain's programs ran once with its
+ * recorded result.  Only the thread whose caches hold the flow writes. */
+static inline void
+count_accept(struct oko_dp_chain *dp)
+{
+    uint64_t accepts;
+
+    atomic_read_relaxed(&dp->accepts, &accepts);
+    atomic_store_relaxed(&dp->accepts, accepts + 1);
+}
+
 /* The fast path's programs 0 to 'refused_at' ran (outside the chain's
  * count): counts them in their instances, then records the results. */
 static void
@@ -275,9 +286,7 @@ oko_dp_chain_accepts_timed(struct oko_dp_chain *dp,
         }
     }
 
-    uint64_t accepts;
-    atomic_read_relaxed(&dp->accepts, &accepts);
-    atomic_store_relaxed(&dp->accepts, accepts + 1);
+    count_accept(dp);
     return true;
 }
 
@@ -352,9 +361,7 @@ oko_dp_chain_accepts(const struct oko_dp_chain *dp,
         }
     }
 
-    uint64_t accepts;
-    atomic_read_relaxed(&chain->accepts, &accepts);
-    atomic_store_relaxed(&chain->accepts, accepts + 1);
+    count_accept(chain);
     return true;
 }
 
