@@ -88,6 +88,7 @@ public final class OkoNorthbound implements AutoCloseable {
             DataObjectReference.builder(Programs.class).build(), changes -> configurationChanged()));
         final var sendMaps = new SendMapsCollector(broker, notificationPublisher, loaded);
         registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class, sendMaps::onMessage));
+        registrations.add(sendMaps::close);
         registrations.add(rpcProvider.registerRpcImplementations(
             new OkoRpcs(broker, resolver, installer, loaded, client, SWITCH_TIMEOUT_MILLIS).implementations()));
         LOG.info("Oko northbound started (reconciliation priority {})", SwitchOwnership.RECONCILIATION_PRIORITY);
