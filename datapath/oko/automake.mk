@@ -12,6 +12,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/include/oko-epoch.h \
 	lib/oko-runtime/include/oko-filter.h \
 	lib/oko-runtime/include/oko-helpers.h \
+	lib/oko-runtime/include/oko-inline.h \
 	lib/oko-runtime/include/oko-interp.h \
 	lib/oko-runtime/include/oko-jit.h \
 	lib/oko-runtime/include/oko-map.h \
@@ -22,6 +23,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/src/oko-epoch.c \
 	lib/oko-runtime/src/oko-filter.c \
 	lib/oko-runtime/src/oko-helpers.c \
+	lib/oko-runtime/src/oko-inline.c \
 	lib/oko-runtime/src/oko-interp.c \
 	lib/oko-runtime/src/oko-isa.h \
 	lib/oko-runtime/src/oko-jit.c \

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fuzz-common.h"
+#include "oko-inline.h"
 #include "oko-verifier.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,7 +20,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  ? !oko_program_load_elf(data, size, &prog, error)
                  : fuzz_program(data, size, &prog);
     if (loaded) {
-        int err = oko_verify(&prog, &opts, NULL, error);
+        int err = oko_program_inline_calls(&prog, error);
+        if (!err) {
+            err = oko_verify(&prog, &opts, NULL, error);
+        }
         if (err && strncmp(error, "insn ", 5) && strncmp(error, "program of", 10)) {
             __builtin_trap();               /* every rejection names its instruction */
         }

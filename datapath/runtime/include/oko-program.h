@@ -64,6 +64,10 @@ struct oko_map_decl {
 struct oko_program {
     struct oko_insn *insns;         /* owned */
     size_t n_insns;
+    /* NULL, or (owned) for each instruction its index in the program as
+     * loaded, once program-local calls are inlined (oko-inline.h): the
+     * indexes errors name. */
+    uint32_t *origin;
     struct oko_map_decl maps[OKO_MAX_MAPS];
     size_t n_maps;
 };

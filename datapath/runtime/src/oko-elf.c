@@ -25,6 +25,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,8 +205,47 @@ load_maps(struct elf_view *v, const Elf64_Shdr *maps, size_t maps_index,
 
 /* Resolves each relocation of the filter section: an lddw that loads the
  * address of a map becomes "lddw rX, map index" (src = OKO_PSEUDO_MAP_INDEX). */
+/* Where the code sections went in the program: the filter section first,
+ * then (when the filter calls functions clang did not inline) .text. */
+struct code_layout {
+    size_t filter_index;
+    size_t text_index;                  /* 0: no .text in the program */
+    size_t text_base;                   /* index of .text's first instruction */
+};
+
+/* A call relocated against 'sym' (a function, or a code section plus the
+ * offset in the call's immediate, as clang emits for static functions):
+ * the program-local call it becomes, relative to 'pc' (program index). */
 static int
-apply_relocations(struct elf_view *v, const Elf64_Shdr *rel,
+link_local_call(struct elf_view *v, const struct code_layout *code, const Elf64_Sym *sym,
+                const char *name, size_t pc, struct oko_program *prog)
+{
+    struct oko_insn *insn = &prog->insns[pc];
+    if (sym->st_shndx != code->filter_index
+        && (!code->text_index || sym->st_shndx != code->text_index)) {
+        return fail(v, "insn %zu: call to '%s', which is neither an Oko helper nor a function "
+                    "in %s or .text", pc, name, FILTER_SECTION);
+    }
+    long base = sym->st_shndx == code->filter_index ? 0 : (long) code->text_base;
+    long offset = ELF64_ST_TYPE(sym->st_info) == STT_SECTION
+                  ? (long) insn->imm + 1
+                  : (long) (sym->st_value / sizeof(struct oko_insn)) + insn->imm + 1;
+    long target = base + offset;
+    if (target < 0 || target >= (long) prog->n_insns) {
+        return fail(v, "insn %zu: call to '%s' outside the program", pc, name);
+    }
+    insn->src = 1;                      /* RFC 9669 "call local" */
+    insn->imm = target - (long) pc - 1;
+    return 0;
+}
+
+/* Resolves each relocation of a code section whose first instruction is
+ * instruction 'base' of the program: an lddw that loads the address of a
+ * map becomes "lddw rX, map index" (src = OKO_PSEUDO_MAP_INDEX), a call of
+ * an extern helper a helper call, a call of a function a local call. */
+static int
+apply_relocations(struct elf_view *v, const Elf64_Shdr *rel, size_t base, size_t n_section,
+                  const struct code_layout *code,
                   const Elf64_Sym *syms, size_t n_syms, const char *strtab,
                   size_t strtab_size, size_t maps_index, int have_maps,
                   struct oko_program *prog)
@@ -219,11 +259,11 @@ apply_relocations(struct elf_view *v, const Elf64_Shdr *rel,
         memcpy(&r, v->data + rel->sh_offset + i * sizeof r, sizeof r);
         size_t sym_index = ELF64_R_SYM(r.r_info);
         if (r.r_offset % sizeof(struct oko_insn)
-            || r.r_offset / sizeof(struct oko_insn) >= prog->n_insns) {
+            || r.r_offset / sizeof(struct oko_insn) >= n_section) {
             return fail(v, "relocation %zu at offset %lu is not on an instruction",
                         i, (unsigned long) r.r_offset);
         }
-        size_t pc = r.r_offset / sizeof(struct oko_insn);
+        size_t pc = base + r.r_offset / sizeof(struct oko_insn);
         if (sym_index >= n_syms) {
             return fail(v, "relocation %zu names symbol %zu of %zu", i, sym_index, n_syms);
         }
@@ -233,14 +273,17 @@ apply_relocations(struct elf_view *v, const Elf64_Shdr *rel,
             name = "?";
         }
         if (ELF64_R_TYPE(r.r_info) == R_BPF_64_32 && prog->insns[pc].opcode == CALL_OPCODE) {
+            if (sym->st_shndx != SHN_UNDEF) {
+                int err = link_local_call(v, code, sym, name, pc, prog);
+                if (err) {
+                    return err;
+                }
+                continue;
+            }
             /* A call of a helper declared extern: resolve it by name. */
-            int32_t id = sym->st_shndx == SHN_UNDEF ? oko_helper_by_name(name) : 0;
+            int32_t id = oko_helper_by_name(name);
             if (!id) {
-                return fail(v, sym->st_shndx == SHN_UNDEF
-                            ? "insn %zu: call to '%s', which is not an Oko helper"
-                            : "insn %zu: call to '%s': calls to other functions in the "
-                              "program are not supported (declare them static inline)",
-                            pc, name);
+                return fail(v, "insn %zu: call to '%s', which is not an Oko helper", pc, name);
             }
             prog->insns[pc].src = 0;
             prog->insns[pc].imm = id;
@@ -333,14 +376,37 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
         }
     }
 
-    prog->n_insns = filter->sh_size / sizeof(struct oko_insn);
-    prog->insns = malloc(filter->sh_size);
+    /* Functions clang did not inline are in .text: it goes after the filter
+     * section, and stays there only if the filter calls into it. */
+    struct code_layout code = { .filter_index = filter_index };
+    size_t n_filter = filter->sh_size / sizeof(struct oko_insn), n_text = 0;
+    size_t text_index;
+    const Elf64_Shdr *text = find_section(&v, ".text", &text_index);
+    if (text && text->sh_type == SHT_PROGBITS && text->sh_size) {
+        if (text->sh_size % sizeof(struct oko_insn)) {
+            return fail(&v, "section .text: size %lu is not a whole number of instructions",
+                        (unsigned long) text->sh_size);
+        }
+        n_text = text->sh_size / sizeof(struct oko_insn);
+        if (n_filter + n_text > OKO_MAX_INSNS) {
+            return fail(&v, "program of %zu instructions (%zu in %s, %zu in its functions in "
+                        ".text); at most %d", n_filter + n_text, n_filter, FILTER_SECTION,
+                        n_text, OKO_MAX_INSNS);
+        }
+        code.text_index = text_index;
+        code.text_base = n_filter;
+    }
+    prog->n_insns = n_filter + n_text;
+    prog->insns = malloc(prog->n_insns * sizeof *prog->insns);
     if (!prog->insns) {
         prog->n_insns = 0;
         fail(&v, "out of memory");
         return ENOMEM;
     }
     memcpy(prog->insns, v.data + filter->sh_offset, filter->sh_size);
+    if (n_text) {
+        memcpy(prog->insns + n_filter, v.data + text->sh_offset, text->sh_size);
+    }
 
     size_t maps_index = 0;
     const Elf64_Shdr *maps = find_section(&v, MAPS_SECTION, &maps_index);
@@ -367,17 +433,29 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
             err = fail(&v, "RELA relocations are not produced by clang -target bpf");
             goto error;
         }
-        if (sh->sh_type != SHT_REL || sh->sh_info != filter_index) {
+        if (sh->sh_type != SHT_REL
+            || (sh->sh_info != filter_index && (!n_text || sh->sh_info != text_index))) {
             continue;
         }
         if (!syms) {
             err = fail(&v, "relocations without a symbol table");
             goto error;
         }
-        err = apply_relocations(&v, sh, syms, n_syms, strtab, strtab_size,
-                                maps_index, maps != NULL, prog);
+        bool in_filter = sh->sh_info == filter_index;
+        err = apply_relocations(&v, sh, in_filter ? 0 : n_filter, in_filter ? n_filter : n_text,
+                                &code, syms, n_syms, strtab, strtab_size, maps_index,
+                                maps != NULL, prog);
         if (err) {
             goto error;
+        }
+    }
+    if (n_text) {
+        bool calls = false;
+        for (size_t pc = 0; pc < prog->n_insns && !calls; pc++) {
+            calls = prog->insns[pc].opcode == CALL_OPCODE && prog->insns[pc].src == 1;
+        }
+        if (!calls) {
+            prog->n_insns = n_filter;       /* nothing calls into .text */
         }
     }
     return 0;
@@ -391,5 +469,6 @@ void
 oko_program_destroy(struct oko_program *prog)
 {
     free(prog->insns);
+    free(prog->origin);
     memset(prog, 0, sizeof *prog);
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oko-inline.h"
 #include "oko-isa.h"
 
 int
@@ -67,6 +68,10 @@ oko_filter_from_program(struct oko_program *prog, const struct oko_filter_option
         snprintf(error, OKO_ERROR_MAX, "the program's maps need %zu bytes; at most %u per program",
                  f->memory, OKO_MAX_PROGRAM_MEMORY);
         err = E2BIG;
+        goto fail;
+    }
+    err = oko_program_inline_calls(&f->prog, error);
+    if (err) {
         goto fail;
     }
     err = oko_verify(&f->prog, &opts->verify, &f->verify_stats, error);

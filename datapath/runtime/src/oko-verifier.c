@@ -143,6 +143,11 @@ verr(struct verifier *v, int pc, const char *fmt, ...)
 static int
 verr(struct verifier *v, int pc, const char *fmt, ...)
 {
+    /* Errors name the instruction as the author wrote it, also in the copy
+     * of a function inlined at a call. */
+    if (v->prog->origin && pc >= 0 && pc < v->n) {
+        pc = v->prog->origin[pc];
+    }
     int n = snprintf(v->error, OKO_ERROR_MAX, "insn %d: ", pc);
     va_list args;
     va_start(args, fmt);
@@ -293,8 +298,8 @@ check_encoding(struct verifier *v, int pc)
                 return verr(v, pc, "indirect calls (callx) are not supported");
             }
             if (insn->src == 1) {
-                return verr(v, pc, "calls to other functions in the program are not supported "
-                            "(declare them static inline)");
+                /* oko_program_inline_calls() replaces them before. */
+                return verr(v, pc, "program-local call left in the program (inline calls first)");
             }
             if (insn->src != 0) {
                 return verr(v, pc, "calls to kernel functions are not supported");

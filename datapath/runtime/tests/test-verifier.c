@@ -13,6 +13,7 @@
 
 #include "oko-asm.h"
 #include "oko-filter.h"
+#include "oko-inline.h"
 #include "oko-verifier.h"
 #include "util.h"
 
@@ -59,6 +60,14 @@ list_dir(const char *dir, const char *suffix, char *names[], int max)
     return n;
 }
 
+/* What loading does: program-local calls inlined, then verification. */
+static int
+inline_and_verify(struct oko_program *prog, char error[OKO_ERROR_MAX])
+{
+    int err = oko_program_inline_calls(prog, error);
+    return err ? err : oko_verify(prog, NULL, NULL, error);
+}
+
 static void
 test_unsafe_corpus(void)
 {
@@ -77,7 +86,7 @@ test_unsafe_corpus(void)
             CU_FAIL("corpus program does not assemble");
             continue;
         }
-        err = oko_verify(&prog, NULL, NULL, error);
+        err = inline_and_verify(&prog, error);
         char prefix[48] = "";
         if (header(text, "insn", insn, sizeof insn)) {
             snprintf(prefix, sizeof prefix, "insn %s: ", insn);
@@ -109,7 +118,7 @@ test_safe_corpus(void)
         struct oko_program prog;
         int err = oko_asm(read_text(path), &prog, error);
         if (!err) {
-            err = oko_verify(&prog, NULL, NULL, error);
+            err = inline_and_verify(&prog, error);
             oko_program_destroy(&prog);
         }
         if (err) {

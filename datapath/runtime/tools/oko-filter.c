@@ -130,9 +130,13 @@ cmd_verify(int argc, char *argv[])
         printf("%s: rejected: %s\n", argv[0], error);
         return 1;
     }
-    printf("%s: accepted: %zu instructions, %zu maps (%zu bytes), %zu instructions explored, "
-           "%zu paths pruned\n", argv[0], n_insns, n_maps, f->memory, f->verify_stats.explored,
-           f->verify_stats.pruned);
+    char inlined[64] = "";
+    if (f->prog.n_insns != n_insns) {
+        snprintf(inlined, sizeof inlined, " (%zu with its calls inlined)", f->prog.n_insns);
+    }
+    printf("%s: accepted: %zu instructions%s, %zu maps (%zu bytes), %zu instructions explored, "
+           "%zu paths pruned\n", argv[0], n_insns, inlined, n_maps, f->memory,
+           f->verify_stats.explored, f->verify_stats.pruned);
     memcpy(copy.maps, maps, sizeof maps);
     print_maps(&copy);
     oko_filter_destroy(f);

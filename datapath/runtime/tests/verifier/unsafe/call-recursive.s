@@ -1,8 +1,12 @@
-# rule: calls
-# reject: calls to other functions in the program are not supported
-# insn: 0
+# rule: calls (a function may not call itself, directly or through others)
+# reject: recursive call
+# insn: 5
 call local f
 exit
 f:
+call local g
+exit
+g:
 mov %r0, 0
+call local f
 exit
