@@ -49,9 +49,10 @@ def verdict(value, target, higher_is_better=True):
     return "met" if ok else "missed"
 
 
-def header(exp):
-    return (f"Measured {exp['date']} at commit {exp['commit']}: `{exp['command']}` "
-            f"({exp['rounds']} rounds of {exp['seconds']} s per configuration).")
+def header(exp, what=None):
+    cpu = f" on {exp['cpu']}" if exp.get("cpu") else ""
+    what = what or f"{exp['rounds']} rounds of {exp['seconds']} s per configuration"
+    return f"Measured {exp['date']} at commit {exp['commit']}{cpu}: `{exp['command']}` ({what})."
 
 
 def cache_grid(results, number, with_program):
@@ -208,8 +209,7 @@ def controller(results):
         return []
     load, flows = exp["runs"][:2]
     send_maps = exp["runs"][2] if len(exp["runs"]) > 2 else None
-    rows = [f"Measured {exp['date']} at commit {exp['commit']}: `{exp['command']}` "
-            f"({exp['rounds']} rounds of the flow and SEND_MAPS measurements).", "",
+    rows = [header(exp, f"{exp['rounds']} rounds of the flow and SEND_MAPS measurements"), "",
             "| measurement | result |", "|---|---:|",
             f"| `oko:load-program` round trip over RESTCONF ({load['loads']} loads of `baseline`) | "
             f"median {load['median_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms, max {load['max_ms']:.1f} ms |",
