@@ -377,15 +377,17 @@ frame_depth(const struct inliner *in, const struct function *f)
                 memcpy(kind[j], k, sizeof k);
                 continue;
             }
-            for (int r = 0; r < N_REG_FIELDS; r++) {      /* join: keep the deeper offset */
-                if (kind[j][r] != k[r]) {
-                    kind[j][r] = NOT_FP;
-                    if (k[r] == FP_KNOWN && -off[r] > depth) {
-                        depth = -off[r];
-                    }
-                } else if (k[r] == FP_KNOWN && off[r] < offset[j][r]) {
+            /* Join: a register that points into the frame on any path is
+             * taken to, at the deepest of its offsets, so that accesses
+             * through it after the join count (more depth, never less). */
+            for (int r = 0; r < N_REG_FIELDS; r++) {
+                if (k[r] != FP_KNOWN) {
+                    continue;
+                }
+                if (kind[j][r] != FP_KNOWN || off[r] < offset[j][r]) {
                     offset[j][r] = off[r];
                 }
+                kind[j][r] = FP_KNOWN;
             }
         }
     }

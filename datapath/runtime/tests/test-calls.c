@@ -72,6 +72,33 @@ test_callee_has_its_own_frame(void)
         "exit\n"), 42);
 }
 
+/* The caller's frame depth counts an access through a register that points
+ * into the stack on one path only (when len <= 100; the 64-byte packet
+ * takes that path): the callee's frame starts below fp-72, so its store does
+ * not land on the caller's slot. */
+static void
+test_frame_depth_through_a_join(void)
+{
+    CU_ASSERT_EQUAL(run_everywhere(
+        "mov %r6, %r2\n"
+        "jgt %r6, 100, +3\n"
+        "mov %r7, %r10\n"
+        "add %r7, -64\n"
+        "ja +1\n"
+        "mov %r7, 0\n"
+        "jgt %r6, 100, +1\n"
+        "stdw [%r7-8], 7\n"        /* fp-72, reached only through r7 */
+        "call local f\n"
+        "mov %r0, 0\n"
+        "jgt %r6, 100, +1\n"
+        "ldxdw %r0, [%r7-8]\n"
+        "exit\n"
+        "f:\n"
+        "stdw [%r10-8], 1000\n"
+        "mov %r0, 0\n"
+        "exit\n"), 7);
+}
+
 /* A pointer into the caller's frame passed as an argument reads the
  * caller's data; copies of r10 in the callee point into its own frame. */
 static void
@@ -229,6 +256,7 @@ main(int argc, char *argv[])
     static const struct test_case cases[] = {
         { "a callee has its own stack frame", test_callee_has_its_own_frame },
         { "stack pointers as arguments", test_stack_pointer_argument },
+        { "frame depth through a join", test_frame_depth_through_a_join },
         { "r6-r9 survive nested calls", test_callee_saved_registers_nested },
         { "one function, two call sites", test_function_called_twice },
         { "compiled functions", test_compiled_functions },
