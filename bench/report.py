@@ -49,6 +49,15 @@ def verdict(value, target, higher_is_better=True):
     return "met" if ok else "missed"
 
 
+def save(fig, name):
+    """Writes one plot into docs/performance/; returns its path."""
+    fig.tight_layout()
+    path = os.path.join(OUT, name)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def header(exp, what=None):
     cpu = f" on {exp['cpu']}" if exp.get("cpu") else ""
     what = what or f"{exp['rounds']} rounds of {exp['seconds']} s per configuration"
@@ -100,11 +109,7 @@ def plot_cache_grid(no_program, one_program):
     axes[0].set_ylabel("patched / vanilla throughput")
     axes[0].legend(loc="lower left")
     fig.suptitle("Experiments 1 and 2: overhead per cache level (median, bars: min-max of the rounds)")
-    fig.tight_layout()
-    path = os.path.join(OUT, "cache-levels.png")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save(fig, "cache-levels.png")
 
 
 def chains(results):
@@ -147,9 +152,7 @@ def chains(results):
     ax.set_xticks(xs)
     ax.legend(loc="lower left")
     ax.set_title("Experiment 3: chain length (baseline program, synthetic)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(OUT, "chain-length.png"), dpi=110)
-    plt.close(fig)
+    save(fig, "chain-length.png")
     return lines
 
 
@@ -179,9 +182,7 @@ def slow_path(results):
     ax.set_ylabel("Mpps (median, log scale)")
     ax.legend(loc="lower right")
     ax.set_title("Experiment 4: chains vs slow path (baseline program)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(OUT, "slow-path.png"), dpi=110)
-    plt.close(fig)
+    save(fig, "slow-path.png")
     return lines
 
 
