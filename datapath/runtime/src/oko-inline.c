@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,10 +275,10 @@ frame_depth(const struct inliner *in, const struct function *f)
     int len = f->end - f->start;
     /* Per insn and register: known FP offset, or NOT_FP.  'reached' marks
      * instructions some path arrives at. */
-    int (*offset)[N_REG_FIELDS] = calloc(len, sizeof *offset);
+    int64_t (*offset)[N_REG_FIELDS] = calloc(len, sizeof *offset);
     uint8_t (*kind)[N_REG_FIELDS] = calloc(len, sizeof *kind);
     bool *reached = calloc(len, sizeof *reached);
-    int depth = 0;
+    int64_t depth = 0;      /* 64 bits: 4,096 additions of 32-bit constants fit */
 
     if (!offset || !kind || !reached) {
         depth = UNKNOWN_DEPTH;
@@ -291,7 +292,7 @@ frame_depth(const struct inliner *in, const struct function *f)
         if (!reached[i] || in->lddw_tail[pc]) {
             continue;
         }
-        int off[N_REG_FIELDS];
+        int64_t off[N_REG_FIELDS];
         uint8_t k[N_REG_FIELDS];
         memcpy(off, offset[i], sizeof off);
         memcpy(k, kind[i], sizeof k);
@@ -312,7 +313,7 @@ frame_depth(const struct inliner *in, const struct function *f)
                 k[insn->dst] = NOT_FP;
             } else if ((op == 0x00 || op == 0x10) && !(insn->opcode & SRC_X)
                        && k[insn->dst] == FP_KNOWN) {               /* add/sub k */
-                off[insn->dst] += op == 0x00 ? insn->imm : -insn->imm;
+                off[insn->dst] += op == 0x00 ? (int64_t) insn->imm : -(int64_t) insn->imm;
             } else if (k[insn->dst] == FP_KNOWN || src_fp) {
                 depth = UNKNOWN_DEPTH;
             } else {
@@ -396,7 +397,7 @@ out:
     free(kind);
     free(reached);
     depth = depth > UNKNOWN_DEPTH ? UNKNOWN_DEPTH : depth;
-    return (depth + 7) & ~7;
+    return (int) ((depth + 7) & ~7);
 }
 
 /* Registers live after each instruction of function 'f' (backward, to a
@@ -566,11 +567,14 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
             } else if ((reg_operand || cls == CLASS_STX) && insn.src == FP) {
                 err = ierr(in, pc, "r10 used as an operand in a called function "
                            "(there only memory accesses and mov may use it)");
-            } else if (cls == CLASS_LDX && insn.src == FP
-                       && (mode == MODE_MEM || mode == MODE_MEMSX)) {
-                insn.off -= shift;
-            } else if ((cls == CLASS_ST || cls == CLASS_STX) && insn.dst == FP) {
-                insn.off -= shift;
+            } else if ((cls == CLASS_LDX && insn.src == FP
+                        && (mode == MODE_MEM || mode == MODE_MEMSX))
+                       || ((cls == CLASS_ST || cls == CLASS_STX) && insn.dst == FP)) {
+                if (insn.off - shift < INT16_MIN) {
+                    err = ierr(in, pc, "stack offset %d is outside the 512-byte stack", insn.off);
+                } else {
+                    insn.off -= shift;
+                }
             }
         }
         if (!err && is_jump(&insn)) {

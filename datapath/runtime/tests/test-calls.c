@@ -233,6 +233,11 @@ test_rejections(void)
     strcat(deep, "mov %r0, 0\nexit\n");
     expect_rejection(deep, "calls nested deeper than 8");
 
+    /* Constants added to a copy of r10 add up beyond 32 bits before the
+     * verifier sees them (found by fuzz-run: a signed overflow, under UBSan). */
+    expect_rejection("mov %r1, %r10\nadd %r1, 1618018536\nadd %r1, 1618018536\n"
+                     "call local f\nexit\nf:\nmov %r0, 0\nexit\n", "insn ");
+
     /* Register fields name r11-r15 too: the verifier refuses them, the
      * inliner must not index by them first (found by fuzz-load). */
     static const struct oko_insn bad_register[] = {
