@@ -57,9 +57,7 @@
 #define PSEUDO_CALL 1
 #define UNKNOWN_DEPTH (STACK_BYTES + 8)     /* r10 escaped: assume the worst */
 
-#define REG_BIT(r) (1u << (r))
-#define CALLEE_SAVED (REG_BIT(6) | REG_BIT(7) | REG_BIT(8) | REG_BIT(9))
-#define CALL_ARGS (REG_BIT(1) | REG_BIT(2) | REG_BIT(3) | REG_BIT(4) | REG_BIT(5))
+#define CALLEE_SAVED (OKO_REG_BIT(6) | OKO_REG_BIT(7) | OKO_REG_BIT(8) | OKO_REG_BIT(9))
 
 struct function {
     int start, end;                 /* [start, end) in the original program */
@@ -91,12 +89,11 @@ ierr(struct inliner *in, int pc, const char *fmt, ...)
 static int
 ierr(struct inliner *in, int pc, const char *fmt, ...)
 {
-    int n = snprintf(in->error, OKO_ERROR_MAX, "insn %d: ", pc);
     va_list args;
     va_start(args, fmt);
-    vsnprintf(in->error + n, OKO_ERROR_MAX - n, fmt, args);
+    int err = oko_isa_verror(in->error, pc, fmt, args);
     va_end(args);
-    return EINVAL;
+    return err;
 }
 
 static bool
@@ -112,13 +109,6 @@ is_jump(const struct oko_insn *insn)
     return (cls == CLASS_JMP || cls == CLASS_JMP32) && op != OP_CALL && op != OP_EXIT;
 }
 
-static int
-jump_delta(const struct oko_insn *insn)
-{
-    return (insn->opcode & 0x07) == CLASS_JMP32 && (insn->opcode & 0xf0) == OP_JA
-           ? insn->imm : insn->off;
-}
-
 static bool
 is_exit(const struct oko_insn *insn)
 {
@@ -130,57 +120,6 @@ is_unconditional(const struct oko_insn *insn)
 {
     return (insn->opcode & 0xf0) == OP_JA && !(insn->opcode & SRC_X)
            && ((insn->opcode & 0x07) == CLASS_JMP || (insn->opcode & 0x07) == CLASS_JMP32);
-}
-
-/* Registers 'insn' reads and writes, as its caller sees them: a call reads
- * its arguments and writes r0-r5 (r6-r9 are preserved by the ABI). */
-static void
-use_def(const struct oko_insn *insn, unsigned *use, unsigned *def)
-{
-    int cls = insn->opcode & 0x07, op = insn->opcode & 0xf0;
-    *use = *def = 0;
-    switch (cls) {
-    case CLASS_ALU:
-    case CLASS_ALU64:
-        *def = REG_BIT(insn->dst);
-        if (op != 0xb0) {                       /* all but mov read dst */
-            *use |= REG_BIT(insn->dst);
-        }
-        if ((insn->opcode & SRC_X) && op != OP_END) {
-            *use |= REG_BIT(insn->src);
-        }
-        break;
-    case CLASS_LD:
-        *def = REG_BIT(insn->dst);
-        break;
-    case CLASS_LDX:
-        *use = REG_BIT(insn->src);
-        *def = REG_BIT(insn->dst);
-        break;
-    case CLASS_ST:
-        *use = REG_BIT(insn->dst);
-        break;
-    case CLASS_STX:
-        *use = REG_BIT(insn->dst) | REG_BIT(insn->src);
-        if ((insn->opcode & 0xe0) == MODE_ATOMIC && (insn->imm & ATOMIC_FETCH)) {
-            *def = insn->imm == ATOMIC_CMPXCHG ? REG_BIT(0) : REG_BIT(insn->src);
-            *use |= insn->imm == ATOMIC_CMPXCHG ? REG_BIT(0) : 0;
-        }
-        break;
-    case CLASS_JMP:
-    case CLASS_JMP32:
-        if (op == OP_CALL) {
-            *use = CALL_ARGS;
-            *def = REG_BIT(0) | CALL_ARGS;
-        } else if (op == OP_EXIT) {
-            *use = REG_BIT(0);
-        } else if (op != OP_JA) {
-            *use = REG_BIT(insn->dst) | ((insn->opcode & SRC_X) ? REG_BIT(insn->src) : 0);
-        }
-        break;
-    }
-    *use &= 0x7ff;
-    *def &= 0x7ff;
 }
 
 static int
@@ -242,7 +181,7 @@ find_functions(struct inliner *in)
             continue;
         }
         if (is_jump(insn)) {
-            long target = (long) pc + 1 + jump_delta(insn);
+            long target = (long) pc + 1 + oko_isa_jump_delta(insn);
             if (target < 0 || target >= in->n) {
                 return ierr(in, pc, "jump out of the program (to insn %ld of %d)", target, in->n);
             }
@@ -360,7 +299,7 @@ frame_depth(const struct inliner *in, const struct function *f)
         }
         int succ[2], n_succ = 0;
         if (is_jump(insn)) {
-            succ[n_succ++] = pc + 1 + jump_delta(insn);
+            succ[n_succ++] = pc + 1 + oko_isa_jump_delta(insn);
             if (!is_unconditional(insn)) {
                 succ[n_succ++] = pc + 1;
             }
@@ -416,16 +355,16 @@ liveness(struct inliner *in, const struct function *f)
             unsigned out = 0;
             int next = pc + 1 + (insn->opcode == LDDW_OPCODE);
             if (is_jump(insn)) {
-                int target = pc + 1 + jump_delta(insn);
+                int target = pc + 1 + oko_isa_jump_delta(insn);
                 if (target >= f->start && target < f->end) {
-                    unsigned use, def;
-                    use_def(&in->insns[target], &use, &def);
+                    uint16_t use, def;
+                    oko_isa_use_def(&in->insns[target], &use, &def);
                     out |= use | (in->live_out[target] & ~def);
                 }
             }
             if (!is_exit(insn) && !is_unconditional(insn) && next < f->end) {
-                unsigned use, def;
-                use_def(&in->insns[next], &use, &def);
+                uint16_t use, def;
+                oko_isa_use_def(&in->insns[next], &use, &def);
                 out |= use | (in->live_out[next] & ~def);
             }
             if (out != in->live_out[pc]) {
@@ -464,12 +403,12 @@ visit(struct inliner *in, int fi, int depth, int *order, int *n_order)
     }
     unsigned writes = 0;
     for (int pc = f->start; pc < f->end; pc++) {
-        unsigned use, def;
+        uint16_t use, def;
         if (in->lddw_tail[pc]) {
             continue;
         }
         const struct oko_insn *insn = &in->insns[pc];
-        use_def(insn, &use, &def);
+        oko_isa_use_def(insn, &use, &def);
         writes |= def;
         if (is_local_call(insn)) {
             /* What the copy leaves changed: r6-r9 are restored only where
@@ -504,7 +443,7 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
     const struct function *f = &in->funcs[fi];
     int len = f->end - f->start;
     size_t *first = malloc(len * sizeof *first);      /* output index of each insn */
-    size_t *jumps = malloc(len * 2 * sizeof *jumps);  /* output jumps to fix */
+    size_t *jumps = malloc(len * sizeof *jumps);      /* output jumps to fix */
     size_t n_jumps = 0, *exits = malloc(len * sizeof *exits), n_exits = 0;
     int err = 0;
 
@@ -530,7 +469,7 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
             }
             int area = shift + f->depth, slot = area;
             for (int r = 6; r <= 9 && !err; r++) {
-                if (save & REG_BIT(r)) {
+                if (save & OKO_REG_BIT(r)) {
                     slot += 8;
                     err = emit(in, (struct oko_insn) { CLASS_STX | MODE_MEM | SIZE_DW, FP, r, -slot, 0 },
                                pc);
@@ -540,7 +479,7 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
                 err = emit_function(in, callee, slot, false);
             }
             for (int r = 6; r <= 9 && !err; r++) {
-                if (save & REG_BIT(r)) {
+                if (save & OKO_REG_BIT(r)) {
                     err = emit(in, (struct oko_insn) { CLASS_LDX | MODE_MEM | SIZE_DW, r, FP, -area - 8, 0 },
                                pc);
                     area += 8;
@@ -588,7 +527,7 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
     for (size_t j = 0; j < n_jumps && !err; j++) {
         struct oko_insn *insn = &in->out[jumps[j]];
         int from = in->origin[jumps[j]];
-        int target = from + 1 + jump_delta(insn) - f->start;
+        int target = from + 1 + oko_isa_jump_delta(insn) - f->start;
         if (target < 0 || target >= len) {
             continue;           /* out of the program: the verifier says so */
         }

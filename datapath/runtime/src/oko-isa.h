@@ -20,7 +20,12 @@
  * interpreter, the verifier (which folds constants with exactly these
  * semantics) and the JIT's tests.  Internal to the runtime. */
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "oko-program.h"
 
 /* Instruction classes, the low 3 bits of the opcode. */
 enum {
@@ -156,5 +161,86 @@ oko_isa_jump_taken(int op, int is64, uint64_t a, uint64_t b)
 #define ATOMIC_XOR 0xa0
 #define ATOMIC_XCHG (0xe0 | ATOMIC_FETCH)
 #define ATOMIC_CMPXCHG (0xf0 | ATOMIC_FETCH)
+
+/* A jump's offset: in 'imm' for the 32-bit "gotol" (JMP32 | JA), else 'off'. */
+static inline int
+oko_isa_jump_delta(const struct oko_insn *insn)
+{
+    return (insn->opcode & 0x07) == CLASS_JMP32 && (insn->opcode & 0xf0) == OP_JA
+           ? insn->imm : insn->off;
+}
+
+#define OKO_REG_BIT(r) ((uint16_t) (1u << (r)))
+#define OKO_CALL_ARGS (OKO_REG_BIT(1) | OKO_REG_BIT(2) | OKO_REG_BIT(3) | OKO_REG_BIT(4) \
+                       | OKO_REG_BIT(5))
+
+/* Registers 'insn' reads ('*use') and writes ('*def'), as its caller sees
+ * them: a call reads all five argument registers (the verifier narrows that
+ * to the helper's prototype) and writes r0-r5; r6-r9 survive it. */
+static inline void
+oko_isa_use_def(const struct oko_insn *insn, uint16_t *use, uint16_t *def)
+{
+    int cls = insn->opcode & 0x07;
+    int op = insn->opcode & 0xf0;
+    uint16_t dst = OKO_REG_BIT(insn->dst), src = OKO_REG_BIT(insn->src);
+
+    *use = *def = 0;
+    switch (cls) {
+    case CLASS_LD:                          /* lddw */
+        *def = dst;
+        break;
+    case CLASS_LDX:
+        *use = src;
+        *def = dst;
+        break;
+    case CLASS_ST:
+        *use = dst;
+        break;
+    case CLASS_STX:
+        *use = dst | src;
+        if ((insn->opcode & 0xe0) == MODE_ATOMIC) {
+            if (insn->imm == ATOMIC_CMPXCHG) {
+                *use |= OKO_REG_BIT(0);
+                *def = OKO_REG_BIT(0);
+            } else if (insn->imm & ATOMIC_FETCH) {
+                *def = src;
+            }
+        }
+        break;
+    case CLASS_ALU:
+    case CLASS_ALU64:
+        *def = dst;
+        if (op != 0xb0) {                   /* every op but mov reads dst */
+            *use = dst;
+        }
+        if ((insn->opcode & SRC_X) && op != OP_END && op != 0x80) {
+            *use |= src;
+        }
+        break;
+    case CLASS_JMP:
+    case CLASS_JMP32:
+        if (op == OP_CALL) {
+            *use = OKO_CALL_ARGS;
+            *def = OKO_CALL_ARGS | OKO_REG_BIT(0);
+        } else if (op == OP_EXIT) {
+            *use = OKO_REG_BIT(0);
+        } else if (op != OP_JA) {
+            *use = dst | ((insn->opcode & SRC_X) ? src : 0);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Writes "insn PC: <fmt>" into 'error' (OKO_ERROR_MAX bytes); returns
+ * EINVAL.  The form every rejection of the loader's passes takes. */
+static inline int
+oko_isa_verror(char *error, int pc, const char *fmt, va_list args)
+{
+    int n = snprintf(error, OKO_ERROR_MAX, "insn %d: ", pc);
+    vsnprintf(error + n, OKO_ERROR_MAX - n, fmt, args);
+    return EINVAL;
+}
 
 #endif /* oko-isa.h */

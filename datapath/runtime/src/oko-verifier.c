@@ -148,12 +148,11 @@ verr(struct verifier *v, int pc, const char *fmt, ...)
     if (v->prog->origin && pc >= 0 && pc < v->n) {
         pc = v->prog->origin[pc];
     }
-    int n = snprintf(v->error, OKO_ERROR_MAX, "insn %d: ", pc);
     va_list args;
     va_start(args, fmt);
-    vsnprintf(v->error + n, OKO_ERROR_MAX - n, fmt, args);
+    int err = oko_isa_verror(v->error, pc, fmt, args);
     va_end(args);
-    return EINVAL;
+    return err;
 }
 
 static bool
@@ -203,13 +202,6 @@ alu_encoding_error(const struct oko_insn *insn, bool is64)
     default:
         return "unknown opcode";
     }
-}
-
-static int
-jump_delta(const struct oko_insn *insn)
-{
-    return (insn->opcode & 0x07) == CLASS_JMP32 && (insn->opcode & 0xf0) == OP_JA
-           ? insn->imm : insn->off;
 }
 
 /* Checks one instruction's encoding.  'pc' is known not to be an lddw
@@ -320,7 +312,7 @@ check_encoding(struct verifier *v, int pc)
             break;
         }
         {
-            long target = (long) pc + 1 + jump_delta(insn);
+            long target = (long) pc + 1 + oko_isa_jump_delta(insn);
             if (target < 0 || target >= v->n) {
                 return verr(v, pc, "jump out of the program (to insn %ld of %d)", target, v->n);
             }
@@ -349,7 +341,7 @@ successors(const struct verifier *v, int pc, int succ[2])
             return 0;
         }
         if (op == OP_JA) {
-            succ[0] = pc + 1 + jump_delta(insn);
+            succ[0] = pc + 1 + oko_isa_jump_delta(insn);
             return 1;
         }
         if (op != OP_CALL) {
@@ -413,9 +405,6 @@ out:
 
 /* ---- Register liveness ---- */
 
-#define REG_BIT(r) ((uint16_t) (1u << (r)))
-#define CALL_ARGS (REG_BIT(1) | REG_BIT(2) | REG_BIT(3) | REG_BIT(4) | REG_BIT(5))
-#define CALL_CLOBBERS (CALL_ARGS | REG_BIT(0))
 
 /* Registers instruction 'pc' reads ('*use') and writes ('*def').  A call
  * reads the arguments of its helper's prototype (all five if the helper is
@@ -424,60 +413,18 @@ static void
 insn_use_def(const struct verifier *v, int pc, uint16_t *use, uint16_t *def)
 {
     const struct oko_insn *insn = &v->insns[pc];
-    int cls = insn->opcode & 0x07;
-    int op = insn->opcode & 0xf0;
-    uint16_t dst = REG_BIT(insn->dst), src = REG_BIT(insn->src);
 
-    *use = *def = 0;
-    switch (cls) {
-    case CLASS_LD:                          /* lddw */
-        *def = dst;
-        break;
-    case CLASS_LDX:
-        *use = src;
-        *def = dst;
-        break;
-    case CLASS_ST:
-        *use = dst;
-        break;
-    case CLASS_STX:
-        *use = dst | src;
-        if ((insn->opcode & 0xe0) == MODE_ATOMIC) {
-            if (insn->imm == ATOMIC_CMPXCHG) {
-                *use |= REG_BIT(0);
-                *def = REG_BIT(0);
-            } else if (insn->imm & ATOMIC_FETCH) {
-                *def = src;
+    int cls = insn->opcode & 0x07;
+
+    oko_isa_use_def(insn, use, def);
+    if ((cls == CLASS_JMP || cls == CLASS_JMP32) && (insn->opcode & 0xf0) == OP_CALL) {
+        const struct oko_helper_proto *proto = oko_helper_proto(insn->imm);
+        if (proto) {
+            *use = 0;
+            for (int i = 0; i < 5 && proto->args[i] != OKO_ARG_NONE; i++) {
+                *use |= OKO_REG_BIT(i + 1);
             }
         }
-        break;
-    case CLASS_ALU:
-    case CLASS_ALU64:
-        *def = dst;
-        if (op != 0xb0) {                   /* every op but mov reads dst */
-            *use = dst;
-        }
-        if ((insn->opcode & SRC_X) && op != OP_END && op != 0x80) {
-            *use |= src;
-        }
-        break;
-    case CLASS_JMP:
-    case CLASS_JMP32:
-        if (op == OP_CALL) {
-            const struct oko_helper_proto *proto = oko_helper_proto(insn->imm);
-            *use = proto ? 0 : CALL_ARGS;
-            for (int i = 0; proto && i < 5 && proto->args[i] != OKO_ARG_NONE; i++) {
-                *use |= REG_BIT(i + 1);
-            }
-            *def = CALL_CLOBBERS;
-        } else if (op == OP_EXIT) {
-            *use = REG_BIT(0);
-        } else if (op != OP_JA) {
-            *use = dst | ((insn->opcode & SRC_X) ? src : 0);
-        }
-        break;
-    default:
-        break;
     }
 }
 
@@ -504,7 +451,7 @@ compute_liveness(struct verifier *v)
                 out |= succ[i] < v->n ? v->live[succ[i]] : 0;
             }
             insn_use_def(v, pc, &use, &def);
-            uint16_t in = use | (out & ~def) | REG_BIT(FP);
+            uint16_t in = use | (out & ~def) | OKO_REG_BIT(FP);
             if (in != v->live[pc]) {
                 v->live[pc] = in;
                 changed = true;
@@ -1855,7 +1802,7 @@ state_covers(const struct vstate *old, const struct vstate *new, uint16_t live)
         return false;
     }
     for (int i = 0; i < N_REGS; i++) {
-        if ((live & REG_BIT(i)) && !reg_covers(&old->regs[i], &new->regs[i], &m)) {
+        if ((live & OKO_REG_BIT(i)) && !reg_covers(&old->regs[i], &new->regs[i], &m)) {
             return false;
         }
     }
@@ -1972,7 +1919,7 @@ step(struct verifier *v, struct vstate *s)
             break;
         }
         if (op == OP_JA) {
-            s->pc += 1 + jump_delta(insn);
+            s->pc += 1 + oko_isa_jump_delta(insn);
             return 0;
         }
         return do_cond_jump(v, s, insn);
