@@ -203,8 +203,6 @@ load_maps(struct elf_view *v, const Elf64_Shdr *maps, size_t maps_index,
     return 0;
 }
 
-/* Resolves each relocation of the filter section: an lddw that loads the
- * address of a map becomes "lddw rX, map index" (src = OKO_PSEUDO_MAP_INDEX). */
 /* Where the code sections went in the program: the filter section first,
  * then (when the filter calls functions clang did not inline) .text. */
 struct code_layout {
