@@ -29,12 +29,24 @@
  * size does not depend on where its target is: a first pass records the
  * offsets, a second emits the same bytes with the right displacements.
  *
+ * The code is mapped within reach of a 32-bit displacement from the
+ * runtime's own text, below it (map_near_text()), as a kernel keeps its BPF
+ * JIT images near its text: a helper call is then a direct "call rel32"
+ * (5 bytes, predicted like any direct call) instead of a 10-byte movabs and
+ * an indirect call, each with its own slot in the indirect branch predictor
+ * that every program in the switch competes for.  Where no such address is
+ * free the code goes anywhere and calls helpers through a register.
+ *
  * Semantics the hardware does not give for free, as RFC 9669 defines them:
  * division by zero (0, or the dividend for modulo), INT_MIN / -1 (no trap),
  * zero extension of 32-bit cmpxchg results. */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE                     /* dladdr(), MAP_FIXED_NOREPLACE */
+#endif
 #include "oko-jit.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,6 +77,8 @@ struct jit_state {
     size_t *insn_offset;                /* native offset of each instruction */
     size_t exit_offset;                 /* the epilogue */
     bool final;                         /* second pass: offsets known */
+    bool near;                          /* helpers within a rel32 call */
+    bool out_of_reach;                  /* a helper was not, after all */
 };
 
 static void
@@ -192,6 +206,26 @@ emit_jmp(struct jit_state *s, size_t target)
 {
     emit1(s, 0xe9);
     emit4(s, s->final ? (uint32_t) (target - (s->size + 4)) : 0);
+}
+
+/* A call to a helper: "call rel32" when the code lies near the helpers,
+ * otherwise through rax (a scratch register: the call's result lands
+ * there anyway). */
+static void
+emit_call(struct jit_state *s, uintptr_t helper)
+{
+    if (s->near) {
+        emit1(s, 0xe8);
+        intptr_t rel = s->final ? (intptr_t) (helper - ((uintptr_t) s->buf + s->size + 4)) : 0;
+        if (rel != (int32_t) rel) {
+            s->out_of_reach = true;
+        }
+        emit4(s, (uint32_t) rel);
+    } else {
+        emit_mov_imm64(s, RAX, helper);
+        emit1(s, 0xff);
+        emit_modrm_reg(s, 2, RAX);                  /* call rax */
+    }
 }
 
 /* A forward jump within the code of one instruction: returns the offset
@@ -679,9 +713,7 @@ emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
                     emit1(s, 0x0b);
                     break;
                 }
-                emit_mov_imm64(s, RAX, (uintptr_t) oko_helper_table[insn->imm]);
-                emit1(s, 0xff);
-                emit_modrm_reg(s, 2, RAX);          /* call rax */
+                emit_call(s, (uintptr_t) oko_helper_table[insn->imm]);
                 break;
             }
             size_t target_pc = pc + 1 + (cls == CLASS_JMP32 && op == OP_JA ? insn->imm
@@ -730,12 +762,48 @@ oko_jit_available(void)
     return 1;
 }
 
-int
-oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
-                char error[OKO_ERROR_MAX])
+/* Maps 'size' bytes (a multiple of the page size) read-write within the
+ * 16 MB below the object this runtime is linked into, first fit from the
+ * top, or returns NULL.  Below, because the heap grows up from the end of
+ * an executable.  MAP_FIXED_NOREPLACE fails on an address in use where the
+ * kernel knows it; an older kernel takes it as a hint and may map elsewhere,
+ * which is undone. */
+static void *
+map_near_text(size_t size)
 {
-    struct jit_state s = { .buf = NULL, .cap = 0 };
-    memset(jit, 0, sizeof *jit);
+    enum { WINDOW = 16 << 20 };
+#ifdef MAP_FIXED_NOREPLACE
+    const int noreplace = MAP_FIXED_NOREPLACE;
+#else
+    const int noreplace = 0;
+#endif
+    Dl_info info;
+    if (!dladdr((void *) (uintptr_t) oko_jit_compile, &info) || !info.dli_fbase) {
+        return NULL;
+    }
+    uintptr_t base = (uintptr_t) info.dli_fbase & ~(uintptr_t) 4095;
+    for (uintptr_t below = size; below <= WINDOW && below <= base; below += size) {
+        void *hint = (void *) (base - below);
+        void *p = mmap(hint, size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | noreplace, -1, 0);
+        if (p == hint) {
+            return p;
+        }
+        if (p != MAP_FAILED) {
+            munmap(p, size);
+        }
+    }
+    return NULL;
+}
+
+/* Emits the program into a fresh mapping, near the helpers if 'near' (or
+ * fails with EAGAIN if no such mapping exists or a helper is out of reach
+ * from it), and makes it executable. */
+static int
+compile(const struct oko_insn *insns, size_t n, bool near, struct oko_jit *jit,
+        char error[OKO_ERROR_MAX])
+{
+    struct jit_state s = { .buf = NULL, .cap = 0, .near = near };
     s.insn_offset = calloc(n + 1, sizeof *s.insn_offset);
     if (!s.insn_offset) {
         snprintf(error, OKO_ERROR_MAX, "out of memory");
@@ -745,9 +813,14 @@ oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
     emit_program(&s, insns, n);
     size_t size = s.size;
     size_t map_size = (size + 4095) & ~(size_t) 4095;
-    void *code = mmap(NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (code == MAP_FAILED) {
+    void *code = near ? map_near_text(map_size)
+                      : mmap(NULL, map_size, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!code || code == MAP_FAILED) {
         free(s.insn_offset);
+        if (near) {
+            return EAGAIN;
+        }
         snprintf(error, OKO_ERROR_MAX, "JIT: cannot map %zu bytes", map_size);
         return ENOMEM;
     }
@@ -758,6 +831,10 @@ oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
     s.final = true;
     emit_program(&s, insns, n);
     free(s.insn_offset);
+    if (s.out_of_reach) {
+        munmap(code, map_size);
+        return EAGAIN;
+    }
     if (s.size != size || mprotect(code, map_size, PROT_READ | PROT_EXEC)) {
         munmap(code, map_size);
         snprintf(error, OKO_ERROR_MAX, "JIT: internal error (size %zu then %zu) or mprotect",
@@ -768,6 +845,15 @@ oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
     jit->code = code;
     jit->size = map_size;
     return 0;
+}
+
+int
+oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
+                char error[OKO_ERROR_MAX])
+{
+    memset(jit, 0, sizeof *jit);
+    int err = compile(insns, n, true, jit, error);
+    return err == EAGAIN ? compile(insns, n, false, jit, error) : err;
 }
 
 void

@@ -1,19 +1,28 @@
 /* oko-bench: the runtime's micro-benchmarks (docs/performance.md).
  *
- *   oko-bench PROGS_DIR [ROUNDS]
+ *   oko-bench PROGS_DIR [ROUNDS] [--engines-only]
+ *
+ * --engines-only prints just the first table (interpreter vs JIT), for
+ * tools/bench-processes.sh, which runs it in several fresh processes: a
+ * short program's time depends on the process's code layout.
  *
  * Every figure is the median over ROUNDS (default 7) rounds; within a round
  * the engines being compared run one after the other, alternating, on the
  * same packet, so that drift hits them alike.  Prints a Markdown table. */
+#define _GNU_SOURCE                     /* dladdr(), MAP_FIXED_NOREPLACE */
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <rte_bpf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "oko-asm.h"
 #include "oko-filter.h"
+#include "oko-jit.h"
 
 #define CALLS 2000000
 #define MAX_ROUNDS 31
@@ -122,12 +131,40 @@ tcp_ack(uint8_t *p, uint32_t client)
     return 54;
 }
 
+static const char *const names[] = {
+    "baseline.o", "p0f_linux_syn.o", "conntrack_established.o",
+};
+
+/* Brings the two copies 'a' and 'b' of program 'name' (one of names[])
+ * into the state it is timed in, writes the packet it is timed on to 'pkt'
+ * and returns its length; exits if the copies disagree on it. */
+static size_t
+prepare(const char *name, struct oko_filter *a, struct oko_filter *b, uint8_t *pkt)
+{
+    size_t len;
+    if (!strcmp(name, "conntrack_established.o")) {
+        /* 10,000 open connections in each copy; time an established one. */
+        for (uint32_t c = 0; c < 10000; c++) {
+            uint8_t syn[128];
+            size_t n = tcp_ack(syn, c);
+            syn[34 + 13] = 0x02;
+            oko_filter_run(a, syn, n);
+            oko_filter_run(b, syn, n);
+        }
+        len = tcp_ack(pkt, 4242);
+    } else {
+        len = linux_syn(pkt);
+    }
+    if (oko_filter_run(a, pkt, len) != oko_filter_run(b, pkt, len)) {
+        fprintf(stderr, "%s: copies disagree\n", name);
+        exit(1);
+    }
+    return len;
+}
+
 static void
 bench_engines(const char *dir, int rounds)
 {
-    static const char *const names[] = {
-        "baseline.o", "p0f_linux_syn.o", "conntrack_established.o",
-    };
     printf("| program | interpreter ns/call | JIT ns/call | JIT speed-up "
            "| interpreter, epoch per call | JIT, epoch per call | speed-up |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -135,24 +172,7 @@ bench_engines(const char *dir, int rounds)
         struct oko_filter *interp = load(dir, names[k], true);
         struct oko_filter *jit = load(dir, names[k], false);
         uint8_t pkt[128];
-        size_t len;
-        if (k == 2) {
-            /* 10,000 open connections in each copy; time an established one. */
-            for (uint32_t c = 0; c < 10000; c++) {
-                uint8_t syn[128];
-                size_t n = tcp_ack(syn, c);
-                syn[34 + 13] = 0x02;
-                oko_filter_run(interp, syn, n);
-                oko_filter_run(jit, syn, n);
-            }
-            len = tcp_ack(pkt, 4242);
-        } else {
-            len = linux_syn(pkt);
-        }
-        if (oko_filter_run(interp, pkt, len) != oko_filter_run(jit, pkt, len)) {
-            fprintf(stderr, "%s: engines disagree\n", names[k]);
-            exit(1);
-        }
+        size_t len = prepare(names[k], interp, jit, pkt);
         double t[4][MAX_ROUNDS], ratio[2][MAX_ROUNDS];
         for (int r = 0; r < rounds; r++) {
             for (int epoch = 0; epoch < 2; epoch++) {
@@ -220,6 +240,55 @@ bench_maps(int rounds)
         printf("| %s | %u | 12 | %.1f | %.1f |\n", types[t].name, N, median(hit, rounds),
                median(miss, rounds));
         oko_map_destroy(m);
+    }
+}
+
+/* The JIT maps code in the 16 MB below this program's image (oko-jit.c);
+ * with those pages taken first it falls back to a mapping anywhere, as it
+ * does where nothing near is free. */
+#define JIT_NEAR_WINDOW (16u << 20)
+
+static struct oko_filter *
+load_anywhere(const char *dir, const char *name)
+{
+    Dl_info info;
+    if (!dladdr((void *) (uintptr_t) oko_jit_compile, &info) || !info.dli_fbase) {
+        fprintf(stderr, "dladdr: cannot find this program's image\n");
+        exit(1);
+    }
+    uintptr_t base = (uintptr_t) info.dli_fbase & ~(uintptr_t) 4095;
+    void *window = (void *) (base - JIT_NEAR_WINDOW);
+    if (mmap(window, JIT_NEAR_WINDOW, PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0) != window) {
+        fprintf(stderr, "cannot take the JIT's near window (in use?)\n");
+        exit(1);
+    }
+    struct oko_filter *f = load(dir, name, false);
+    munmap(window, JIT_NEAR_WINDOW);
+    return f;
+}
+
+/* JIT code near the image (the default) against the fallback placement. */
+static void
+bench_jit_placement(const char *dir, int rounds)
+{
+    printf("\n| program | JIT near ns/call | JIT anywhere ns/call | anywhere / near |\n");
+    printf("|---|---:|---:|---:|\n");
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        struct oko_filter *anywhere = load_anywhere(dir, names[k]);
+        struct oko_filter *near = load(dir, names[k], false);
+        uint8_t pkt[128];
+        size_t len = prepare(names[k], near, anywhere, pkt);
+        double t[2][MAX_ROUNDS], ratio[MAX_ROUNDS];
+        for (int r = 0; r < rounds; r++) {
+            t[0][r] = time_filter(near, pkt, len, false);
+            t[1][r] = time_filter(anywhere, pkt, len, false);
+            ratio[r] = t[1][r] / t[0][r];
+        }
+        printf("| %s | %.1f | %.1f | %.2f |\n", names[k], median(t[0], rounds),
+               median(t[1], rounds), median(ratio, rounds));
+        oko_filter_destroy(near);
+        oko_filter_destroy(anywhere);
     }
 }
 
@@ -305,8 +374,12 @@ bench_vs_librte_bpf(int rounds)
 int
 main(int argc, char *argv[])
 {
+    bool engines_only = argc > 1 && !strcmp(argv[argc - 1], "--engines-only");
+    if (engines_only) {
+        argc--;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: oko-bench PROGS_DIR [ROUNDS]\n");
+        fprintf(stderr, "usage: oko-bench PROGS_DIR [ROUNDS] [--engines-only]\n");
         return 2;
     }
     int rounds = argc > 2 ? atoi(argv[2]) : 7;
@@ -315,7 +388,10 @@ main(int argc, char *argv[])
     }
     printf("Runtime benchmarks: median of %d rounds, %d calls each.\n\n", rounds, CALLS);
     bench_engines(argv[1], rounds);
-    bench_maps(rounds);
-    bench_vs_librte_bpf(rounds);
+    if (!engines_only) {
+        bench_jit_placement(argv[1], rounds);
+        bench_maps(rounds);
+        bench_vs_librte_bpf(rounds);
+    }
     return 0;
 }
