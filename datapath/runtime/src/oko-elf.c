@@ -311,6 +311,31 @@ apply_relocations(struct elf_view *v, const Elf64_Shdr *rel, size_t base, size_t
     return 0;
 }
 
+/* True if a relocation of the filter section names a symbol of section
+ * 'target': code in another section is reached only that way (clang
+ * relocates every call across sections). */
+static bool
+filter_reaches(const struct elf_view *v, size_t filter_index, size_t target,
+               const Elf64_Sym *syms, size_t n_syms)
+{
+    for (size_t i = 0; i < v->ehdr->e_shnum; i++) {
+        const Elf64_Shdr *sh = &v->shdrs[i];
+        if (sh->sh_type != SHT_REL || sh->sh_info != filter_index
+            || sh->sh_entsize != sizeof(Elf64_Rel)) {
+            continue;                   /* a malformed one is refused later */
+        }
+        for (size_t k = 0; k < sh->sh_size / sizeof(Elf64_Rel); k++) {
+            Elf64_Rel r;
+            memcpy(&r, v->data + sh->sh_offset + k * sizeof r, sizeof r);
+            size_t sym = ELF64_R_SYM(r.r_info);
+            if (sym < n_syms && syms[sym].st_shndx == target) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 int
 oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
                      char error[OKO_ERROR_MAX])
@@ -375,12 +400,14 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
     }
 
     /* Functions clang did not inline are in .text: it goes after the filter
-     * section, and stays there only if the filter calls into it. */
+     * section if the filter reaches it; otherwise it is dead code, and not
+     * loaded whatever it holds. */
     struct code_layout code = { .filter_index = filter_index };
     size_t n_filter = filter->sh_size / sizeof(struct oko_insn), n_text = 0;
     size_t text_index;
     const Elf64_Shdr *text = find_section(&v, ".text", &text_index);
-    if (text && text->sh_type == SHT_PROGBITS && text->sh_size) {
+    if (text && text->sh_type == SHT_PROGBITS && text->sh_size
+        && filter_reaches(&v, filter_index, text_index, syms, n_syms)) {
         if (text->sh_size % sizeof(struct oko_insn)) {
             return fail(&v, "section .text: size %lu is not a whole number of instructions",
                         (unsigned long) text->sh_size);
@@ -445,15 +472,6 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
                                 maps != NULL, prog);
         if (err) {
             goto error;
-        }
-    }
-    if (n_text) {
-        bool calls = false;
-        for (size_t pc = 0; pc < prog->n_insns && !calls; pc++) {
-            calls = prog->insns[pc].opcode == CALL_OPCODE && prog->insns[pc].src == 1;
-        }
-        if (!calls) {
-            prog->n_insns = n_filter;       /* nothing calls into .text */
         }
     }
     return 0;

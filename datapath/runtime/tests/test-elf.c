@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oko-filter.h"
 #include "oko-program.h"
 #include "util.h"
 
@@ -184,6 +185,39 @@ test_maps_section_not_progbits(void)
     free(elf);
 }
 
+/* A function the filter never calls is dead code: not loaded, so what it
+ * holds (here a call of something that is no helper) does not matter.
+ * One the filter calls is loaded after it (functions.o). */
+static void
+test_unreached_function_not_loaded(void)
+{
+    size_t size;
+    void *elf = read_prog_file("unused_function.o", &size);
+    struct oko_program prog;
+    char error[OKO_ERROR_MAX];
+    CU_ASSERT_EQUAL(load(elf, size, &prog, error), 0);
+    CU_ASSERT_EQUAL(prog.n_insns, 4);               /* the filter section alone */
+    oko_program_destroy(&prog);
+
+    struct oko_filter *filter;
+    CU_ASSERT_EQUAL_FATAL(oko_filter_load(elf, size, NULL, &filter, error), 0);
+    uint8_t pkt[64] = { 0 };
+    CU_ASSERT_EQUAL(oko_filter_run(filter, pkt, sizeof pkt), 1);
+    CU_ASSERT_EQUAL(oko_filter_run(filter, pkt, 14), 0);
+    oko_filter_destroy(filter);
+    free(elf);
+
+    elf = read_prog_file("functions.o", &size);
+    CU_ASSERT_EQUAL(load(elf, size, &prog, error), 0);
+    size_t local_calls = 0;                         /* calls into .text */
+    for (size_t pc = 0; pc < prog.n_insns; pc++) {
+        local_calls += prog.insns[pc].opcode == 0x85 && prog.insns[pc].src == 1;
+    }
+    CU_ASSERT(local_calls > 0);
+    oko_program_destroy(&prog);
+    free(elf);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -194,6 +228,7 @@ main(int argc, char *argv[])
         { "truncated objects are refused", test_truncations_refused },
         { "bad headers are refused with a reason", test_header_errors },
         { "a maps section without file bytes is refused", test_maps_section_not_progbits },
+        { "a function the filter never calls is not loaded", test_unreached_function_not_loaded },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "elf loader", cases);
