@@ -43,4 +43,11 @@ int oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
 
 void oko_jit_free(struct oko_jit *jit);
 
+/* The address range the JIT maps code into when it can: the 16 MB below
+ * the image this runtime is linked into, where helpers are in reach of a
+ * direct call.  Returns 0 and the range, or -1 if there is none (no JIT, or
+ * no image below which it fits).  Tests and benchmarks take the range to
+ * see the fallback placement. */
+int oko_jit_near_window(uintptr_t *start, size_t *size);
+
 #endif /* oko-jit.h */

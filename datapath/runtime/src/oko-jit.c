@@ -762,28 +762,42 @@ oko_jit_available(void)
     return 1;
 }
 
-/* Maps 'size' bytes (a multiple of the page size) read-write within the
- * 16 MB below the object this runtime is linked into, first fit from the
- * top, or returns NULL.  Below, because the heap grows up from the end of
- * an executable.  MAP_FIXED_NOREPLACE fails on an address in use where the
- * kernel knows it; an older kernel takes it as a hint and may map elsewhere,
- * which is undone. */
+#define NEAR_WINDOW (16u << 20)
+
+int
+oko_jit_near_window(uintptr_t *start, size_t *size)
+{
+    Dl_info info;
+    if (!dladdr((void *) (uintptr_t) oko_jit_compile, &info) || !info.dli_fbase) {
+        return -1;
+    }
+    uintptr_t base = (uintptr_t) info.dli_fbase & ~(uintptr_t) 4095;
+    *size = base < NEAR_WINDOW ? base : NEAR_WINDOW;
+    *start = base - *size;
+    return *size ? 0 : -1;
+}
+
+/* Maps 'size' bytes (a multiple of the page size) read-write within
+ * oko_jit_near_window(), first fit from the top, or returns NULL.  Below
+ * the image, because the heap grows up from the end of an executable.
+ * MAP_FIXED_NOREPLACE fails on an address in use where the kernel knows it;
+ * an older kernel takes it as a hint and may map elsewhere, which is
+ * undone. */
 static void *
 map_near_text(size_t size)
 {
-    enum { WINDOW = 16 << 20 };
 #ifdef MAP_FIXED_NOREPLACE
     const int noreplace = MAP_FIXED_NOREPLACE;
 #else
     const int noreplace = 0;
 #endif
-    Dl_info info;
-    if (!dladdr((void *) (uintptr_t) oko_jit_compile, &info) || !info.dli_fbase) {
+    uintptr_t start;
+    size_t window;
+    if (oko_jit_near_window(&start, &window)) {
         return NULL;
     }
-    uintptr_t base = (uintptr_t) info.dli_fbase & ~(uintptr_t) 4095;
-    for (uintptr_t below = size; below <= WINDOW && below <= base; below += size) {
-        void *hint = (void *) (base - below);
+    for (uintptr_t below = size; below <= window; below += size) {
+        void *hint = (void *) (start + window - below);
         void *p = mmap(hint, size, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | noreplace, -1, 0);
         if (p == hint) {
@@ -888,6 +902,14 @@ void
 oko_jit_free(struct oko_jit *jit)
 {
     (void) jit;
+}
+
+int
+oko_jit_near_window(uintptr_t *start, size_t *size)
+{
+    (void) start;
+    (void) size;
+    return -1;
 }
 
 #endif

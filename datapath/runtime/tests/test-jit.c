@@ -3,7 +3,6 @@
  * free, with the same results either way. */
 #define _GNU_SOURCE
 #include <CUnit/Basic.h>
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,7 +13,6 @@
 #include "util.h"
 
 #define N_FILTERS 300
-#define NEAR_WINDOW (16u << 20)         /* what oko-jit.c searches */
 #define IPPROTO_TCP 6
 
 static bool
@@ -80,15 +78,13 @@ test_code_near_helpers(void)
     }
 }
 
-/* Fills the pages oko-jit.c would search with mappings of our own. */
+/* Fills the pages the JIT would search with a mapping of our own. */
 static void
 occupy_near_window(void **start, size_t *size)
 {
-    Dl_info info;
-    CU_ASSERT_FATAL(dladdr((void *) (uintptr_t) oko_jit_compile, &info) && info.dli_fbase);
-    uintptr_t base = (uintptr_t) info.dli_fbase & ~(uintptr_t) 4095;
-    *size = NEAR_WINDOW;
-    *start = (void *) (base - NEAR_WINDOW);
+    uintptr_t window;
+    CU_ASSERT_EQUAL_FATAL(oko_jit_near_window(&window, size), 0);
+    *start = (void *) window;
     void *p = mmap(*start, *size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
                    | MAP_FIXED_NOREPLACE, -1, 0);
     CU_ASSERT_EQUAL_FATAL(p, *start);

@@ -9,8 +9,7 @@
  * Every figure is the median over ROUNDS (default 7) rounds; within a round
  * the engines being compared run one after the other, alternating, on the
  * same packet, so that drift hits them alike.  Prints a Markdown table. */
-#define _GNU_SOURCE                     /* dladdr(), MAP_FIXED_NOREPLACE */
-#include <dlfcn.h>
+#define _GNU_SOURCE                     /* MAP_FIXED_NOREPLACE */
 #include <inttypes.h>
 #include <rte_bpf.h>
 #include <stdbool.h>
@@ -243,28 +242,22 @@ bench_maps(int rounds)
     }
 }
 
-/* The JIT maps code in the 16 MB below this program's image (oko-jit.c);
- * with those pages taken first it falls back to a mapping anywhere, as it
- * does where nothing near is free. */
-#define JIT_NEAR_WINDOW (16u << 20)
-
+/* A copy of program 'name' compiled while the JIT's near window is taken,
+ * so placed where the JIT puts code when nothing near is free. */
 static struct oko_filter *
 load_anywhere(const char *dir, const char *name)
 {
-    Dl_info info;
-    if (!dladdr((void *) (uintptr_t) oko_jit_compile, &info) || !info.dli_fbase) {
-        fprintf(stderr, "dladdr: cannot find this program's image\n");
-        exit(1);
-    }
-    uintptr_t base = (uintptr_t) info.dli_fbase & ~(uintptr_t) 4095;
-    void *window = (void *) (base - JIT_NEAR_WINDOW);
-    if (mmap(window, JIT_NEAR_WINDOW, PROT_NONE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0) != window) {
-        fprintf(stderr, "cannot take the JIT's near window (in use?)\n");
+    uintptr_t start;
+    size_t size;
+    if (oko_jit_near_window(&start, &size)
+        || mmap((void *) start, size, PROT_NONE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0)
+           != (void *) start) {
+        fprintf(stderr, "cannot take the JIT's near window (none, or in use)\n");
         exit(1);
     }
     struct oko_filter *f = load(dir, name, false);
-    munmap(window, JIT_NEAR_WINDOW);
+    munmap((void *) start, size);
     return f;
 }
 
