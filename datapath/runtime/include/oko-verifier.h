@@ -30,13 +30,18 @@
 
 #define OKO_MAX_PKT_LEN 65535           /* largest 'len' the datapath passes */
 #define OKO_VERIFY_BUDGET 1000000       /* instructions explored, over all paths */
+#define OKO_MAX_MIN_LEN (1 << 24)       /* largest oko_verify_options.min_len */
 
 struct oko_verify_options {
     /* The packet is known to be at least this long (0 for filters: the
      * datapath passes any length).  Harnesses that run a program on a
      * fixed-size memory block, such as the conformance suite's, set it. */
-    uint64_t min_len;
+    uint64_t min_len;                   /* at most OKO_MAX_MIN_LEN */
     size_t budget;                      /* 0 = OKO_VERIFY_BUDGET */
+    /* NULL, or an array of prog->n_insns bytes: each instruction some path
+     * reached is set to 1 (others are left alone).  Code no path reaches is
+     * never checked; the checked interpreter traps if it runs any. */
+    uint8_t *explored;
 };
 
 struct oko_verify_stats {

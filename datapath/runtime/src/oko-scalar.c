@@ -847,7 +847,7 @@ bool
 oko_scalar_relate(enum oko_rel rel, bool is64, struct oko_scalar *a, struct oko_scalar *b)
 {
     struct view x = view_of(a, is64), y = view_of(b, is64);
-    uint64_t ca, cb;
+    uint64_t ca = 0, cb = 0;
     bool a_single = is_single(a, is64, &ca), b_single = is_single(b, is64, &cb);
 
     if (a_single && b_single) {

@@ -19,11 +19,13 @@
  * Pass 1 checks the program's shape: known opcodes, registers, lddw pairs,
  * jump targets, and that the control-flow graph has no cycle (so every path
  * ends).  Pass 2 walks every path from the entry with an abstract state per
- * path: for each register and stack byte, what it holds.  Numbers carry an
- * unsigned range; the packet length ('len' in r2) is tracked symbolically
+ * path: for each register and stack byte, what it holds.  Numbers are
+ * abstract scalars (oko-scalar.h: known bits and signed/unsigned ranges at
+ * 64 and 32 bits); the packet length ('len' in r2) is tracked symbolically
  * as "len + k", so comparisons against it raise the proven minimum length;
- * packet pointers carry a fixed offset, a variable part and, when the
- * variable part was compared with the packet end, a proven readable range.
+ * pointers carry a fixed offset and a variable part (a scalar) and, for
+ * packet pointers compared with the packet end, a proven readable range.
+ * docs/filter-programs.md states each rule and why it is sound.
  * At points where paths join, a state that another explored state covers
  * is pruned; registers that no path from there reads (liveness, computed
  * backwards over the control-flow graph) are left out of the comparison,
@@ -42,6 +44,7 @@
 
 #include "oko-helpers.h"
 #include "oko-isa.h"
+#include "oko-scalar.h"
 
 #define N_REGS 11
 #define FP 10
@@ -55,9 +58,9 @@
 
 enum vtype {
     T_NOT_INIT,
-    T_SCALAR,               /* a number in [umin, umax] */
+    T_SCALAR,               /* a number: v */
     T_LEN,                  /* the number len + off */
-    T_PKT,                  /* packet + off + var, var in [umin, umax] */
+    T_PKT,                  /* packet + off + var (var: v) */
     T_PKT_END,              /* packet + len + off */
     T_STACK,                /* frame pointer + off + var */
     T_MAP,                  /* reference to map 'map' */
@@ -77,20 +80,24 @@ static const char *const type_names[] = {
     [T_MAP_VALUE_OR_NULL] = "a map value pointer that may be NULL",
 };
 
-/* A scalar with an id is "base(id) + off": copies and copies plus a
- * constant share the id, so a fact learned about one applies to all.  A
- * packet pointer whose variable part came from such a scalar remembers it
- * in rel_id/rel_off (var = base(rel_id) + rel_off), so that a comparison
- * like "ihl + 34 <= len" proves reads at packet + 14 + ihl. */
+/* A scalar with an id is "base(id) + off" as integers (no wrap-around):
+ * copies and copies plus a constant that cannot wrap share the id, so a
+ * fact learned about one applies to all.  A packet pointer whose variable
+ * part came from such a scalar remembers it in rel_id/rel_off (var =
+ * base(rel_id) + rel_off), so that a comparison like "ihl + 34 <= len"
+ * proves reads at packet + 14 + ihl.  Map value pointers name the lookup
+ * that returned them ('obj'): two pointers are into the same object only
+ * if they name the same lookup. */
 struct vreg {
     uint8_t type;           /* enum vtype */
     uint16_t map;
     int32_t range;          /* T_PKT: bytes readable from packet + var */
     int64_t off;            /* pointers: fixed offset; T_LEN: k; scalars: delta */
     uint32_t id;            /* scalars: base; T_PKT: range group; OR_NULL: lookup */
+    uint32_t obj;           /* T_MAP_VALUE(_OR_NULL): the lookup it came from */
     uint32_t rel_id;        /* T_PKT: var = base(rel_id) + rel_off, if non-zero */
     int64_t rel_off;
-    uint64_t umin, umax;
+    struct oko_scalar v;    /* T_SCALAR: the value; pointers: the variable part */
 };
 
 /* "len >= base(id) + gap". */
@@ -134,6 +141,7 @@ struct verifier {
     uint32_t next_id;
     size_t explored, budget, pruned;
     uint64_t min_len;
+    uint8_t *explored_insns;                /* NULL, or 1 per instruction reached */
 };
 
 static int
@@ -464,22 +472,26 @@ compute_liveness(struct verifier *v)
 /* ---- Abstract values ---- */
 
 static void
-mark_unknown(struct verifier *v, struct vreg *r)
+mark_scalar(struct verifier *v, struct vreg *r, const struct oko_scalar *value)
 {
     memset(r, 0, sizeof *r);
     r->type = T_SCALAR;
-    r->umax = UINT64_MAX;
-    r->id = ++v->next_id;
+    r->v = *value;
+    r->id = oko_scalar_is_const(value) ? 0 : ++v->next_id;
+}
+
+static void
+mark_unknown(struct verifier *v, struct vreg *r)
+{
+    struct oko_scalar unknown = oko_scalar_unknown();
+    mark_scalar(v, r, &unknown);
 }
 
 static void
 mark_range(struct verifier *v, struct vreg *r, uint64_t lo, uint64_t hi)
 {
-    memset(r, 0, sizeof *r);
-    r->type = T_SCALAR;
-    r->umin = lo;
-    r->umax = hi;
-    r->id = lo == hi ? 0 : ++v->next_id;
+    struct oko_scalar range = oko_scalar_urange(lo, hi);
+    mark_scalar(v, r, &range);
 }
 
 static void
@@ -487,44 +499,38 @@ mark_const(struct vreg *r, uint64_t value)
 {
     memset(r, 0, sizeof *r);
     r->type = T_SCALAR;
-    r->umin = r->umax = value;
+    r->v = oko_scalar_const(value);
 }
 
 static bool
 is_const(const struct vreg *r)
 {
-    return r->type == T_SCALAR && r->umin == r->umax;
+    return r->type == T_SCALAR && oko_scalar_is_const(&r->v);
 }
 
-/* The range of a number register (scalar or len + k). */
-static void
-bounds(const struct vstate *s, const struct vreg *r, uint64_t *lo, uint64_t *hi)
+static uint64_t
+const_value(const struct vreg *r)
 {
-    if (r->type == T_LEN) {
-        int64_t a = (int64_t) s->len_min + r->off;
-        int64_t b = (int64_t) s->len_max + r->off;
-        if (a >= 0) {
-            *lo = a;
-            *hi = b;
-        } else {
-            *lo = 0;
-            *hi = UINT64_MAX;       /* len + k may wrap around */
-        }
-    } else {
-        *lo = r->umin;
-        *hi = r->umax;
-    }
+    return r->v.t.value;
 }
 
-/* Turns 'r' (a number) into a plain scalar with its bounds. */
-static void
-to_scalar(struct verifier *v, const struct vstate *s, struct vreg *r)
+/* The value of a number register (scalar, or len + k as a scalar). */
+static struct oko_scalar
+number_value(const struct vstate *s, const struct vreg *r)
 {
-    if (r->type == T_LEN) {
-        uint64_t lo, hi;
-        bounds(s, r, &lo, &hi);
-        mark_range(v, r, lo, hi);
+    if (r->type != T_LEN) {
+        return r->v;
     }
+    struct oko_scalar len = oko_scalar_urange(s->len_min, s->len_max);
+    struct oko_scalar k = oko_scalar_const((uint64_t) r->off);
+    return oko_scalar_alu(0x00, 0, true, &len, &k);
+}
+
+/* A pointer's variable part has no variable part: its constant value. */
+static bool
+var_is_const(const struct vreg *r, uint64_t value)
+{
+    return oko_scalar_is_const(&r->v) && r->v.t.value == value;
 }
 
 /* ---- Stack ---- */
@@ -559,11 +565,19 @@ stack_readable(struct verifier *v, int pc, const struct vstate *s, int i, int64_
     return 0;
 }
 
-/* Marks 'size' bytes at index 'i' as holding a number, breaking spills
- * that they overlap. */
-static void
-stack_write_misc(struct vstate *s, int i, int size)
+/* Marks 'size' bytes at index 'i' as holding a number.  A spilled number
+ * they overlap becomes plain bytes; a spilled pointer they overlap is an
+ * error: its other bytes would be readable as a number (an address). */
+static int
+stack_write_misc(struct verifier *v, int pc, struct vstate *s, int i, int size)
 {
+    for (int b = i; b < i + size; b++) {
+        if (s->stype[b] == S_SPILL && is_pointer(&s->spill[b / 8])) {
+            return verr(v, pc, "overwrites part of the pointer spilled at fp%+d "
+                        "(a spilled pointer can only be replaced whole, by an 8-byte store)",
+                        b / 8 * 8 - STACK_BYTES);
+        }
+    }
     for (int b = i; b < i + size; b++) {
         if (s->stype[b] == S_SPILL) {
             int slot = b / 8;
@@ -573,6 +587,7 @@ stack_write_misc(struct vstate *s, int i, int size)
         }
         s->stype[b] = S_MISC;
     }
+    return 0;
 }
 
 /* ---- Memory access ---- */
@@ -587,7 +602,7 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
 {
     const struct vreg *r = &s->regs[regno];
     int64_t lo = r->off + off;
-    int64_t var = (int64_t) r->umax - (int64_t) r->umin;
+    int64_t var = (int64_t) r->v.umax - (int64_t) r->v.umin;
     *stack_index = -1;
 
     switch (r->type) {
@@ -595,9 +610,9 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
         if (write) {
             return verr(v, pc, "writes to the packet are not allowed (the packet is read-only)");
         }
-        if (lo + (int64_t) r->umin < 0) {
+        if (lo + (int64_t) r->v.umin < 0) {
             return verr(v, pc, "packet read at offset %" PRId64 " is before the packet start",
-                        lo + (int64_t) r->umin);
+                        lo + (int64_t) r->v.umin);
         }
         if (lo >= 0 && r->id && lo + size <= r->range) {
             return 0;
@@ -609,21 +624,21 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
                 }
             }
         }
-        if ((int64_t) r->umax + lo + size <= (int64_t) s->len_min) {
+        if ((int64_t) r->v.umax + lo + size <= (int64_t) s->len_min) {
             return 0;
         }
-        if (r->umax) {
+        if (r->v.umax) {
             return verr(v, pc, "packet read of %" PRId64 " bytes at a variable offset %" PRId64
                         "+[%" PRIu64 ", %" PRIu64 "] is not proven within len "
                         "(compare the pointer with the packet end first)",
-                        size, lo, r->umin, r->umax);
+                        size, lo, r->v.umin, r->v.umax);
         }
         return verr(v, pc, "packet read of %" PRId64 " bytes at offset %" PRId64
                     " is not proven within len (only %" PRIu64 " bytes are; "
                     "compare len first)", size, lo, s->len_min);
     case T_STACK: {
         if (var) {
-            lo += r->umin;
+            lo += r->v.umin;
         }
         int index = 0;
         int err = stack_bounds(v, pc, lo, size + var, &index);
@@ -647,11 +662,11 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
     }
     case T_MAP_VALUE: {
         uint32_t value_size = v->prog->maps[r->map].value_size;
-        if (lo + (int64_t) r->umin < 0 || lo + (int64_t) r->umax + size > value_size) {
+        if (lo + (int64_t) r->v.umin < 0 || lo + (int64_t) r->v.umax + size > value_size) {
             return verr(v, pc, "%s access at offset %" PRId64 "%s of a value of map '%s' "
                         "is outside its %u bytes", size_names[size == 8 ? 3 : size == 4 ? 0
                                                               : size == 2 ? 1 : 2],
-                        lo + (int64_t) r->umin, var ? " (+variable)" : "",
+                        lo + (int64_t) r->v.umin, var ? " (+variable)" : "",
                         map_name(v, r->map), value_size);
         }
         return 0;
@@ -715,11 +730,12 @@ do_ldx(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             return err;
         }
     }
+    struct oko_scalar loaded = oko_scalar_urange(0, max_of_size(size));
     if (sx) {
-        mark_unknown(v, &s->regs[insn->dst]);
-    } else {
-        mark_range(v, &s->regs[insn->dst], 0, max_of_size(size));
+        struct oko_scalar unused = oko_scalar_const(0);
+        loaded = oko_scalar_alu(0xb0, 8 * size, true, &unused, &loaded);
     }
+    mark_scalar(v, &s->regs[insn->dst], &loaded);
     return 0;
 }
 
@@ -750,6 +766,7 @@ do_store(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         }
     }
     if (index >= 0) {
+        /* An aligned 8-byte store replaces a whole slot, pointer or not. */
         if (src && size == 8 && index % 8 == 0) {
             s->spill[index / 8] = *src;
             memset(&s->stype[index], S_SPILL, 8);
@@ -757,7 +774,7 @@ do_store(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             mark_const(&s->spill[index / 8], (uint64_t) (int64_t) insn->imm);
             memset(&s->stype[index], S_SPILL, 8);
         } else {
-            stack_write_misc(s, index, size);
+            return stack_write_misc(v, pc, s, index, size);
         }
     }
     return 0;
@@ -786,7 +803,8 @@ do_atomic(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         return err;
     }
     const struct vreg *dst = &s->regs[insn->dst];
-    if ((dst->off + insn->off) % size || dst->umin != dst->umax || dst->umin % size) {
+    if ((dst->off + insn->off) % size || !oko_scalar_is_const(&dst->v)
+        || dst->v.t.value % size) {
         return verr(v, pc, "atomic operation at a misaligned or variable offset");
     }
     if (index >= 0) {
@@ -794,7 +812,10 @@ do_atomic(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         if (err) {
             return err;
         }
-        stack_write_misc(s, index, size);
+        err = stack_write_misc(v, pc, s, index, size);
+        if (err) {
+            return err;
+        }
     }
     if (insn->imm == ATOMIC_CMPXCHG) {
         mark_range(v, &s->regs[0], 0, max_of_size(size));
@@ -806,179 +827,154 @@ do_atomic(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
 
 /* ---- ALU ---- */
 
-static uint64_t
-bit_mask_upto(uint64_t x)
-{
-    return x ? UINT64_MAX >> __builtin_clzll(x) : 0;
-}
-
-/* Range of 'op' on [a, b] and [c, d] (64-bit unsigned arithmetic); returns
- * false when unknown. */
+/* 'c' (a 64-bit constant) as a signed offset within (-limit, limit). */
 static bool
-range_alu(int op, int off, uint64_t a, uint64_t b, uint64_t c, uint64_t d,
-          uint64_t *lo, uint64_t *hi)
+small_signed(uint64_t c, int64_t limit, int64_t *out)
 {
-    switch (op) {
-    case 0x00:
-        /* Modulo 2^64 the ends stay in order when both wrap or neither
-         * does (x + (-20) is a subtraction). */
-        *lo = a + c; *hi = b + d;
-        return (*lo < a) == (*hi < b);
-    case 0x10:
-        *lo = a - d; *hi = b - c;
-        return (a < d) == (b < c);
-    case 0x20:
-        if (b && d > UINT64_MAX / b) {
-            return false;
-        }
-        *lo = a * c; *hi = b * d;
-        return true;
-    case 0x30:
-        if (off == 1 && (b > INT64_MAX || d > INT64_MAX)) {
-            return false;
-        }
-        *lo = c ? a / d : 0;
-        *hi = c ? b / c : b;
-        if (!c && d) {
-            *lo = 0;
-        }
-        return true;
-    case 0x90:
-        if (off == 1 && (b > INT64_MAX || d > INT64_MAX)) {
-            return false;
-        }
-        *lo = 0;
-        *hi = c ? (b < d - 1 ? b : d - 1) : b;
-        return true;
-    case 0x50:
-        *lo = 0; *hi = b < d ? b : d;
-        return true;
-    case 0x40:
-        *lo = a > c ? a : c; *hi = bit_mask_upto(b | d);
-        return true;
-    case 0xa0:
-        *lo = 0; *hi = bit_mask_upto(b | d);
-        return true;
-    case 0x60:
-        if (d > 63 || (d && b > UINT64_MAX >> d)) {
-            return false;
-        }
-        *lo = a << c; *hi = b << d;
-        return true;
-    case 0xc0:                              /* non-negative: as a logical shift */
-        if (b > INT64_MAX) {
-            return false;
-        }
-        /* fall through */
-    case 0x70:
-        if (d > 63) {
-            *lo = 0; *hi = b;
-            return true;
-        }
-        *lo = a >> d; *hi = b >> c;
-        return true;
-    default:
+    int64_t x = (int64_t) c;
+    if (x <= -limit || x >= limit) {
         return false;
     }
+    *out = x;
+    return true;
+}
+
+/* "len + k" plus or minus a constant, kept symbolic where it is exact. */
+static bool
+alu_len(const struct vstate *s, const struct oko_insn *insn, struct vreg *dst,
+        const struct vreg *src, bool is64)
+{
+    int op = insn->opcode & 0xf0;
+    int64_t c, k;
+    if (dst->type != T_LEN || !is_const(src) || (op != 0x00 && op != 0x10)) {
+        return false;
+    }
+    if (is64) {
+        if (!small_signed(const_value(src), MAX_LEN_DELTA, &c)) {
+            return false;
+        }
+    } else {
+        /* 32 bits: exact when len + k and the result both stay within
+         * 0 .. 2^32 - 1 for every len. */
+        c = (int32_t) const_value(src);
+        if ((int64_t) s->len_min + dst->off < 0
+            || (int64_t) s->len_max + dst->off > (int64_t) UINT32_MAX) {
+            return false;
+        }
+    }
+    k = dst->off + (op == 0x00 ? c : -c);
+    if (k <= -MAX_LEN_DELTA || k >= MAX_LEN_DELTA) {
+        return false;
+    }
+    if (!is64 && ((int64_t) s->len_min + k < 0 || (int64_t) s->len_max + k > (int64_t) UINT32_MAX)) {
+        return false;
+    }
+    dst->off = k;
+    return true;
 }
 
 static int
 alu_number(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
-           struct vreg *dst, struct vreg *src, bool is64)
+           struct vreg *dst, const struct vreg *src, bool is64)
 {
     int op = insn->opcode & 0xf0;
-    uint64_t a, b, c, d;
 
-    if (dst->type == T_LEN && is64 && is_const(src) && (op == 0x00 || op == 0x10)) {
-        int64_t k = op == 0x00 ? dst->off + (int64_t) src->umin : dst->off - (int64_t) src->umin;
-        if (k > -MAX_LEN_DELTA && k < MAX_LEN_DELTA) {
-            dst->off = k;
-            return 0;
-        }
-    }
-    if (dst->type == T_LEN && !is64 && is_const(src) && (op == 0x00 || op == 0x10)
-        && (int64_t) s->len_min + dst->off >= 0) {
-        /* 32-bit "len + k +/- c" that stays within 0 .. 2^32 - 1: still exact. */
-        int64_t delta = (int32_t) src->umin;
-        int64_t k = dst->off + (op == 0x00 ? delta : -delta);
-        if (k > -MAX_LEN_DELTA && k < MAX_LEN_DELTA && (int64_t) s->len_min + k >= 0
-            && (int64_t) s->len_max + k <= UINT32_MAX) {
-            dst->off = k;
-            return 0;
-        }
-    }
-    if (src->type == T_LEN && is64 && is_const(dst) && op == 0x00
-        && (int64_t) dst->umin > -MAX_LEN_DELTA && (int64_t) dst->umin < MAX_LEN_DELTA) {
-        int64_t k = src->off + (int64_t) dst->umin;
-        if (k > -MAX_LEN_DELTA && k < MAX_LEN_DELTA) {
-            *dst = *src;
-            dst->off = k;
-            return 0;
-        }
-    }
-    if (dst->type == T_SCALAR && dst->id && is64 && is_const(src) && (op == 0x00 || op == 0x10)
-        && src->umin < MAX_OFFSET) {
-        /* base + delta +/- c: same base, if the range does not wrap. */
-        uint64_t k = src->umin;
-        int64_t delta = dst->off + (op == 0x00 ? (int64_t) k : -(int64_t) k);
-        bool wraps = op == 0x00 ? dst->umax + k < dst->umax : dst->umin < k;
-        if (!wraps && delta > -MAX_OFFSET && delta < MAX_OFFSET) {
-            dst->umin = op == 0x00 ? dst->umin + k : dst->umin - k;
-            dst->umax = op == 0x00 ? dst->umax + k : dst->umax - k;
-            dst->off = delta;
-            return 0;
-        }
-    }
-    bounds(s, dst, &a, &b);
-    bounds(s, src, &c, &d);
-    if (op == OP_END || op == 0x80) {
-        c = d = 0;
-    }
-    if (a == b && c == d) {
-        uint64_t r = op == OP_END
-            ? oko_isa_endian(is64 || (insn->opcode & SRC_X), insn->imm, a)
-            : oko_isa_alu(op, insn->off, is64, a, c);
-        mark_const(dst, r);
+    if (op == OP_END) {
+        struct oko_scalar x = number_value(s, dst);
+        struct oko_scalar r = oko_scalar_endian(is64 || (insn->opcode & SRC_X), insn->imm, &x);
+        mark_scalar(v, dst, &r);
         return 0;
     }
-    if (!is64) {
-        if (b > UINT32_MAX) { a = 0; b = UINT32_MAX; }
-        if (d > UINT32_MAX) { c = 0; d = UINT32_MAX; }
-        if ((op == 0x60 || op == 0x70 || op == 0xc0) && d > 31) {
-            c = 0; d = 31;                  /* the shift count is masked */
-        }
-        if (op == 0xc0 && b > INT32_MAX) {
-            mark_range(v, dst, 0, UINT32_MAX);
+    if (alu_len(s, insn, dst, src, is64)) {
+        return 0;
+    }
+    int64_t c;
+    if (src->type == T_LEN && is64 && op == 0x00 && is_const(dst)
+        && small_signed(const_value(dst), MAX_LEN_DELTA, &c)
+        && src->off + c > -MAX_LEN_DELTA && src->off + c < MAX_LEN_DELTA) {
+        *dst = *src;                        /* c + (len + k) */
+        dst->off += c;
+        return 0;
+    }
+
+    struct oko_scalar a = number_value(s, dst), b = number_value(s, src);
+    struct oko_scalar r = oko_scalar_alu(op, insn->off, is64, &a, &b);
+    if (dst->type == T_SCALAR && dst->id && is64 && is_const(src)
+        && (op == 0x00 || op == 0x10) && small_signed(const_value(src), MAX_OFFSET, &c)) {
+        /* base + off +/- c keeps its base when no member wraps around
+         * (the relation to the base is one of integers). */
+        int64_t delta = op == 0x00 ? c : -c;
+        bool wraps = delta >= 0 ? a.umax > UINT64_MAX - (uint64_t) delta
+                                : a.umin < (uint64_t) -delta;
+        int64_t off = dst->off + delta;
+        if (!wraps && off > -MAX_OFFSET && off < MAX_OFFSET) {
+            dst->v = r;
+            dst->off = off;
             return 0;
         }
-        if ((op == 0x30 || op == 0x90) && insn->off == 1 && (b > INT32_MAX || d > INT32_MAX)) {
-            mark_range(v, dst, 0, UINT32_MAX);
-            return 0;
+    }
+    mark_scalar(v, dst, &r);
+    return 0;
+}
+
+/* The offset of a pointer into its object, as a scalar: off + var. */
+static struct oko_scalar
+pointer_offset(const struct vreg *p)
+{
+    struct oko_scalar off = oko_scalar_const((uint64_t) p->off);
+    return oko_scalar_alu(0x00, 0, true, &off, &p->v);
+}
+
+/* dst - src, both pointers.  A difference is a number only between two
+ * pointers into the same object (the packet, the stack, one map value
+ * returned by one lookup): then it is the difference of their offsets,
+ * computed in the scalar domain.  The packet end minus a packet pointer is
+ * "len + k" (the bytes left).  Everything else would turn an address into a
+ * number and is refused. */
+static int
+pointer_difference(struct verifier *v, struct vstate *s, int pc, struct vreg *dst,
+                   const struct vreg *src)
+{
+    if (dst->type == T_PKT && src->type == T_PKT_END) {
+        return verr(v, pc, "subtracting the packet end pointer from a packet pointer is not "
+                    "allowed (it is minus the bytes left; subtract the other way round)");
+    }
+    if (dst->type == T_PKT_END && src->type == T_PKT) {
+        /* (pkt + len + e) - (pkt + o + var) */
+        if (oko_scalar_is_const(&src->v)) {
+            int64_t k = dst->off - src->off - (int64_t) src->v.t.value;
+            if (k > -MAX_LEN_DELTA && k < MAX_LEN_DELTA) {
+                memset(dst, 0, sizeof *dst);
+                dst->type = T_LEN;
+                dst->off = k;
+                return 0;
+            }
         }
-    } else if (op == 0x60 || op == 0x70 || op == 0xc0) {
-        if (d > 63) { c = 0; d = 63; }
+        struct vreg end = { .type = T_LEN, .off = dst->off };
+        struct oko_scalar left = number_value(s, &end), used = pointer_offset(src);
+        struct oko_scalar r = oko_scalar_alu(0x10, 0, true, &left, &used);
+        mark_scalar(v, dst, &r);
+        return 0;
     }
-    uint64_t lo, hi;
-    if (op == OP_END) {
-        lo = 0;
-        hi = insn->imm == 64 ? UINT64_MAX : max_of_size(insn->imm / 8);
-        if (!is64 && !(insn->opcode & SRC_X) && b <= hi) {
-            lo = a;                 /* to little endian: a no-op here */
-            hi = b;
+    if (dst->type == T_PKT_END && src->type == T_PKT_END) {
+        mark_const(dst, (uint64_t) (dst->off - src->off));
+        return 0;
+    }
+    bool same_object = dst->type == src->type
+                       && (dst->type == T_PKT || dst->type == T_STACK
+                           || (dst->type == T_MAP_VALUE && dst->map == src->map
+                               && dst->obj == src->obj));
+    if (!same_object) {
+        if (dst->type == src->type && dst->type == T_MAP_VALUE) {
+            return verr(v, pc, "subtracting pointers into two different objects (values of "
+                        "two lookups) is not allowed");
         }
-    } else if (!range_alu(op, insn->off, a, b, c, d, &lo, &hi)) {
-        lo = 0;
-        hi = UINT64_MAX;
+        return verr(v, pc, "subtracting %s from %s is not allowed (pointers into two "
+                    "different objects)", type_names[src->type], type_names[dst->type]);
     }
-    if (!is64 && (op == 0x00 || op == 0x10) && lo >> 32 == hi >> 32) {
-        lo = (uint32_t) lo;                 /* both ends wrapped alike modulo 2^32 */
-        hi = (uint32_t) hi;
-    }
-    if (!is64 && hi > UINT32_MAX) {
-        lo = 0;
-        hi = UINT32_MAX;
-    }
-    mark_range(v, dst, lo, hi);
+    struct oko_scalar a = pointer_offset(dst), b = pointer_offset(src);
+    struct oko_scalar r = oko_scalar_alu(0x10, 0, true, &a, &b);
+    mark_scalar(v, dst, &r);
     return 0;
 }
 
@@ -1001,25 +997,12 @@ alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
         if (op != 0x10) {
             return verr(v, pc, "adding two pointers is not allowed");
         }
-        if (dst->type == T_PKT_END && src->type == T_PKT && !src->umax) {
-            int64_t k = dst->off - src->off;        /* (pkt + len + e) - (pkt + o) */
-            memset(dst, 0, sizeof *dst);
-            dst->type = T_LEN;
-            dst->off = k;
-            return 0;
+        if (dst->type == T_MAP || src->type == T_MAP || dst->type == T_MAP_VALUE_OR_NULL
+            || src->type == T_MAP_VALUE_OR_NULL) {
+            return verr(v, pc, "subtracting %s from %s is not allowed",
+                        type_names[src->type], type_names[dst->type]);
         }
-        if (dst->type == src->type && dst->type != T_MAP && dst->type != T_MAP_VALUE_OR_NULL
-            && !dst->umax && !src->umax && (dst->type != T_MAP_VALUE || dst->map == src->map)) {
-            mark_const(dst, dst->off - src->off);
-            return 0;
-        }
-        if ((dst->type == T_PKT || dst->type == T_PKT_END)
-            && (src->type == T_PKT || src->type == T_PKT_END)) {
-            mark_range(v, dst, 0, OKO_MAX_PKT_LEN);
-            return 0;
-        }
-        return verr(v, pc, "subtracting %s from %s is not allowed",
-                    type_names[src->type], type_names[dst->type]);
+        return pointer_difference(v, s, pc, dst, src);
     }
 
     /* Exactly one pointer.  Put it in 'ptr', the number in 'num'. */
@@ -1037,19 +1020,18 @@ alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
     default:
         break;
     }
-    if (num.type == T_LEN) {
-        if (ptr.type == T_PKT && op == 0x00 && !ptr.umax) {
-            int64_t k = ptr.off + num.off;
-            memset(dst, 0, sizeof *dst);
-            dst->type = T_PKT_END;
-            dst->off = k;
-            return 0;
-        }
-        to_scalar(v, s, &num);
+    if (num.type == T_LEN && ptr.type == T_PKT && op == 0x00 && var_is_const(&ptr, 0)
+        && ptr.off + num.off > -MAX_OFFSET && ptr.off + num.off < MAX_OFFSET) {
+        int64_t k = ptr.off + num.off;      /* pkt + o + len + k: the end, moved */
+        memset(dst, 0, sizeof *dst);
+        dst->type = T_PKT_END;
+        dst->off = k;
+        return 0;
     }
-    if (num.umin == num.umax) {
-        int64_t delta = op == 0x00 ? (int64_t) num.umin : -(int64_t) num.umin;
-        int64_t off = ptr.off + delta;
+    struct oko_scalar n = number_value(s, &num);
+    int64_t delta;
+    if (oko_scalar_is_const(&n) && small_signed(n.t.value, MAX_OFFSET, &delta)) {
+        int64_t off = ptr.off + (op == 0x00 ? delta : -delta);
         if (off <= -MAX_OFFSET || off >= MAX_OFFSET) {
             return verr(v, pc, "pointer offset %" PRId64 " is out of range", off);
         }
@@ -1057,25 +1039,30 @@ alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
         *dst = ptr;
         return 0;
     }
+    if (oko_scalar_is_const(&n)) {
+        return verr(v, pc, "adding %" PRId64 " to a pointer is out of range",
+                    (int64_t) n.t.value);
+    }
     if (op == 0x10) {
         return verr(v, pc, "subtracting a variable from a pointer is not allowed");
     }
     if (ptr.type == T_PKT_END) {
         return verr(v, pc, "adding a variable to the packet end pointer is not allowed");
     }
-    if (num.umax >= MAX_VAR_OFFSET || ptr.umax + num.umax >= MAX_VAR_OFFSET) {
+    /* The variable part is a number in [0, MAX_VAR_OFFSET): both summands
+     * are, so the sum is exact. */
+    if (n.umax >= MAX_VAR_OFFSET || ptr.v.umax + n.umax >= MAX_VAR_OFFSET) {
         return verr(v, pc, "variable offset added to %s may be as large as %" PRIu64
-                    ": bound it with a comparison first", type_names[ptr.type], num.umax);
+                    ": bound it with a comparison first", type_names[ptr.type], n.umax);
     }
     if (ptr.type == T_PKT) {
-        bool first_var = !ptr.umax;
+        bool first_var = var_is_const(&ptr, 0);
         ptr.id = ++v->next_id;              /* a new base: packet + var */
         ptr.range = 0;
         ptr.rel_id = first_var && num.type == T_SCALAR ? num.id : 0;
         ptr.rel_off = num.off;
     }
-    ptr.umin += num.umin;
-    ptr.umax += num.umax;
+    ptr.v = oko_scalar_alu(0x00, 0, true, &ptr.v, &n);
     *dst = ptr;
     return 0;
 }
@@ -1092,7 +1079,8 @@ do_alu(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
     if (insn->dst == FP) {
         return verr(v, pc, "r10 (the frame pointer) is read-only");
     }
-    if (insn->opcode & SRC_X) {
+    if ((insn->opcode & SRC_X) && op != OP_END) {
+        /* For END the bit selects the byte order: no source register. */
         src = s->regs[insn->src];
         if (src.type == T_NOT_INIT) {
             return verr(v, pc, "r%d is used before it is set", insn->src);
@@ -1106,17 +1094,9 @@ do_alu(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             if (!is_number(&src)) {
                 return verr(v, pc, "sign-extending move of %s", type_names[src.type]);
             }
-            uint64_t lo, hi;
-            bounds(s, &src, &lo, &hi);
-            if (hi < (UINT64_C(1) << (insn->off - 1))) {
-                mark_range(v, dst, lo, hi);
-            } else if (lo == hi) {
-                mark_const(dst, oko_isa_alu(op, insn->off, is64, 0, lo));
-            } else if (is64) {
-                mark_unknown(v, dst);
-            } else {
-                mark_range(v, dst, 0, UINT32_MAX);
-            }
+            struct oko_scalar x = number_value(s, &src);
+            struct oko_scalar r = oko_scalar_alu(op, insn->off, is64, &x, &x);
+            mark_scalar(v, dst, &r);
             return 0;
         }
         if (is64) {
@@ -1126,15 +1106,17 @@ do_alu(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         if (is_pointer(&src)) {
             return verr(v, pc, "32-bit move of %s is not allowed", type_names[src.type]);
         }
-        uint64_t lo, hi;
-        bounds(s, &src, &lo, &hi);
-        if (hi <= UINT32_MAX) {
-            *dst = src;                     /* unchanged: keeps len + k and ids */
-        } else if (lo == hi) {
-            mark_const(dst, (uint32_t) lo);
-        } else {
-            mark_range(v, dst, 0, UINT32_MAX);
+        struct oko_scalar x = number_value(s, &src);
+        bool fits = src.type == T_LEN
+                    ? (int64_t) s->len_min + src.off >= 0
+                      && (int64_t) s->len_max + src.off <= (int64_t) UINT32_MAX
+                    : x.umax <= UINT32_MAX;
+        if (fits) {
+            *dst = src;                     /* the same value: keeps len + k and ids */
+            return 0;
         }
+        struct oko_scalar r = oko_scalar_alu(op, 0, false, &x, &x);
+        mark_scalar(v, dst, &r);
         return 0;
     }
 
@@ -1245,12 +1227,11 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         case OKO_ARG_MEM:
             break;                          /* checked with its size */
         case OKO_ARG_MEM_SIZE: {
-            uint64_t lo, hi;
             if (!is_number(r)) {
                 return verr(v, pc, "%s: argument r%d must be a size; it holds %s",
                             proto->name, regno, type_names[r->type]);
             }
-            bounds(s, r, &lo, &hi);
+            uint64_t hi = number_value(s, r).umax;
             if (hi > STACK_BYTES) {
                 return verr(v, pc, "%s: size in r%d may be up to %" PRIu64 "; at most %d",
                             proto->name, regno, hi, STACK_BYTES);
@@ -1274,6 +1255,7 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         r0->type = T_MAP_VALUE_OR_NULL;
         r0->map = map;
         r0->id = ++v->next_id;
+        r0->obj = r0->id;                   /* each lookup's value is an object of its own */
     } else {
         mark_unknown(v, &s->regs[0]);
     }
@@ -1284,7 +1266,11 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
 
 /* Relations between two values ("int", not the enum type, so that switches
  * may list only the relations they act on). */
-enum { R_EQ, R_NE, R_GT, R_GE, R_LT, R_LE, R_SGT, R_SGE, R_SLT, R_SLE, R_SET, R_NSET };
+enum {
+    R_EQ = OKO_REL_EQ, R_NE = OKO_REL_NE, R_GT = OKO_REL_GT, R_GE = OKO_REL_GE,
+    R_LT = OKO_REL_LT, R_LE = OKO_REL_LE, R_SGT = OKO_REL_SGT, R_SGE = OKO_REL_SGE,
+    R_SLT = OKO_REL_SLT, R_SLE = OKO_REL_SLE, R_SET = OKO_REL_SET, R_NSET = OKO_REL_NSET,
+};
 
 /* The relation "dst OP src" that holds when the jump is 'taken' (or not). */
 static int
@@ -1316,157 +1302,105 @@ flip_rel(int r)
     }
 }
 
-/* Narrows [*lo, *hi] (unsigned) by "x REL c"; returns false if no value
- * satisfies it.  Signed relations are applied only where they agree with
- * unsigned ones (x and c non-negative), else the range is left alone. */
+/* Narrows the register 'r' (in 's', or a copy) to 'value', and every scalar
+ * that shares its base: x = r + (x.off - r.off) as integers.  Returns false
+ * if some copy has no value left (the branch cannot be taken). */
 static bool
-narrow(int rel, uint64_t c, uint64_t *lo, uint64_t *hi)
+set_scalar(struct vstate *s, const struct vreg *r, const struct oko_scalar *value)
 {
-    if (rel >= R_SGT && rel <= R_SLE) {
-        if (*hi > INT64_MAX) {
-            return true;
-        }
-        if ((int64_t) c < 0) {
-            return rel == R_SGT || rel == R_SGE;
-        }
-        rel = rel - R_SGT + R_GT;
-    }
-    switch (rel) {
-    case R_EQ:
-        if (c < *lo || c > *hi) {
-            return false;
-        }
-        *lo = *hi = c;
-        return true;
-    case R_NE:
-        if (*lo == c && *hi == c) {
-            return false;
-        }
-        if (*lo == c) {
-            (*lo)++;
-        } else if (*hi == c) {
-            (*hi)--;
-        }
-        return true;
-    case R_GT:
-        if (c == UINT64_MAX) {
-            return false;
-        }
-        if (*lo < c + 1) {
-            *lo = c + 1;
-        }
-        break;
-    case R_GE:
-        if (*lo < c) {
-            *lo = c;
-        }
-        break;
-    case R_LT:
-        if (c == 0) {
-            return false;
-        }
-        if (*hi > c - 1) {
-            *hi = c - 1;
-        }
-        break;
-    case R_LE:
-        if (*hi > c) {
-            *hi = c;
-        }
-        break;
-    case R_SET:
-        if (*lo == *hi) {
-            return (*lo & c) != 0;
-        }
-        return *hi != 0 && c != 0;
-    case R_NSET:
-        if (*lo == *hi) {
-            return (*lo & c) == 0;
-        }
-        return true;
-    default:
-        return true;
-    }
-    return *lo <= *hi;
-}
-
-/* Applies [lo, hi] to every copy of scalar 'id'. */
-static void
-set_scalar_range(struct vstate *s, const struct vreg *r, uint64_t lo, uint64_t hi)
-{
+    uint32_t id = r->id;
+    int64_t off = r->off;
+    bool is_reg = r >= s->regs && r < s->regs + N_REGS;
     for (int i = 0; i < N_REGS + STACK_SLOTS; i++) {
         struct vreg *x = i < N_REGS ? &s->regs[i] : &s->spill[i - N_REGS];
         if (i >= N_REGS && s->stype[(i - N_REGS) * 8] != S_SPILL) {
             continue;
         }
-        if (x == r || (r->id && x->type == T_SCALAR && x->id == r->id && x->off == r->off)) {
-            x->umin = lo;
-            x->umax = hi;
-        } else if (r->id && x->type == T_SCALAR && x->id == r->id) {
-            /* x = r + (x.off - r.off): shift the range if it cannot wrap. */
-            int64_t shift = x->off - r->off;
-            if (shift >= 0 ? hi + shift >= hi : lo >= (uint64_t) -shift) {
-                uint64_t nlo = lo + shift, nhi = hi + shift;
-                if (nlo > x->umin) {
-                    x->umin = nlo;
-                }
-                if (nhi < x->umax) {
-                    x->umax = nhi;
-                }
-            }
+        if (x->type != T_SCALAR || !((is_reg && x == r) || (id && x->id == id))) {
+            continue;
+        }
+        struct oko_scalar shifted = *value;
+        if (x->off != off) {
+            struct oko_scalar shift = oko_scalar_const((uint64_t) (x->off - off));
+            shifted = oko_scalar_alu(0x00, 0, true, value, &shift);
+        }
+        if (!oko_scalar_meet(&x->v, &shifted)) {
+            return false;
         }
     }
+    return true;
 }
 
-/* Narrows the packet length by "len + k REL c" (the 64-bit relation, or a
- * 32-bit one when 'is32'). */
+/* Narrows the packet length by "len + k REL c", compared over 64 bits or
+ * (is32) the low 32.  Works on mathematical integers: len + k is below 2^25
+ * in magnitude, so at 32 and 64 bits it wraps at most once (below zero,
+ * for the unsigned reading) and never for the signed one.  The lengths
+ * satisfying the relation on each piece form an interval; the new bounds
+ * are the hull of those.  Returns false if no length satisfies it. */
 static bool
 narrow_len(struct vstate *s, int rel, int64_t k, uint64_t c, bool is32)
 {
-    int64_t lo = s->len_min + k, hi = s->len_max + k;
-    if (is32) {
-        if (lo < 0 || hi > INT32_MAX) {
-            return true;
-        }
-        c = (uint32_t) c;
-        if (rel >= R_SGT && rel <= R_SLE && (int32_t) c < 0) {
-            return rel == R_SGT || rel == R_SGE;
-        }
-    }
-    if (rel == R_SET || rel == R_NSET || rel == R_NE) {
-        return true;
-    }
+    typedef __int128 i128;
+    int bits = is32 ? 32 : 64;
+    i128 m = (i128) 1 << bits;
     bool is_signed = rel >= R_SGT && rel <= R_SLE;
-    if (!is_signed && lo < 0) {
-        /* len + k may wrap to a huge number; only "<=" facts (and equality
-         * with a small number) exclude wrapping. */
-        if (c > INT64_MAX || (rel != R_LT && rel != R_LE && rel != R_EQ)) {
-            return true;
-        }
-        if (s->len_min < (uint64_t) -k) {
-            s->len_min = -k;
-        }
+    i128 cv;
+    if (is32) {
+        cv = is_signed ? (i128) (int32_t) c : (i128) (uint32_t) c;
+    } else {
+        cv = is_signed ? (i128) (int64_t) c : (i128) c;
     }
     if (is_signed) {
         rel = rel - R_SGT + R_GT;
-    } else if (c > INT64_MAX) {
-        return rel == R_LT || rel == R_LE || rel == R_NE;
     }
-    int64_t t = (int64_t) c - k;                /* len REL t */
-    int64_t mn = s->len_min, mx = s->len_max;
-    switch (rel) {
-    case R_EQ: if (t < mn || t > mx) return false; mn = mx = t; break;
-    case R_GT: if (mn < t + 1) mn = t + 1; break;
-    case R_GE: if (mn < t) mn = t; break;
-    case R_LT: if (mx > t - 1) mx = t - 1; break;
-    case R_LE: if (mx > t) mx = t; break;
-    default: break;
+    /* Pieces of [len_min, len_max] on which the compared value is len + d. */
+    struct { i128 lo, hi, d; } pieces[2];
+    int n = 0;
+    i128 lo = s->len_min, hi = s->len_max;
+    if (!is_signed && lo + k < 0) {
+        i128 top = hi < -k - 1 ? hi : -k - 1;
+        pieces[n++] = (typeof(pieces[0])) { lo, top, k + m };
+        lo = -k;
     }
-    if (mn > mx) {
+    if (lo <= hi) {
+        pieces[n++] = (typeof(pieces[0])) { lo, hi, k };
+    }
+    i128 new_lo = 0, new_hi = -1;
+    for (int i = 0; i < n; i++) {
+        i128 p = pieces[i].lo, q = pieces[i].hi, d = pieces[i].d, t = cv - d;
+        switch (rel) {
+        case R_EQ: if (t > p) p = t; if (t < q) q = t; break;
+        case R_NE: if (p + d == cv) p++; if (q + d == cv) q--; break;
+        case R_GT: if (t + 1 > p) p = t + 1; break;
+        case R_GE: if (t > p) p = t; break;
+        case R_LT: if (t - 1 < q) q = t - 1; break;
+        case R_LE: if (t < q) q = t; break;
+        case R_SET: case R_NSET:
+            if (p == q) {
+                uint64_t w = (uint64_t) ((p + d) % m), cw = (uint64_t) (cv % m);
+                if (((w & cw) != 0) != (rel == R_SET)) {
+                    q = p - 1;
+                }
+            }
+            break;
+        default: break;
+        }
+        if (p > q) {
+            continue;
+        }
+        if (new_lo > new_hi) {
+            new_lo = p;
+            new_hi = q;
+        } else {
+            new_lo = p < new_lo ? p : new_lo;
+            new_hi = q > new_hi ? q : new_hi;
+        }
+    }
+    if (new_lo > new_hi) {
         return false;
     }
-    s->len_min = mn;
-    s->len_max = mx;
+    s->len_min = (uint64_t) new_lo;
+    s->len_max = (uint64_t) new_hi;
     return true;
 }
 
@@ -1474,7 +1408,7 @@ narrow_len(struct vstate *s, int rel, int64_t k, uint64_t c, bool is32)
 static void
 learn_len_fact(struct vstate *s, int64_t k, const struct vreg *x, int rel)
 {
-    if ((int64_t) s->len_min + k < 0 || x->umax > INT64_MAX) {
+    if ((int64_t) s->len_min + k < 0 || x->v.umax > INT64_MAX) {
         return;                             /* either side may wrap */
     }
     int64_t gap;
@@ -1508,81 +1442,47 @@ narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a, struct vreg
         b = t;
         rel = flip_rel(rel);
     }
-    if (a->type == T_LEN) {
-        if (is_const(b)) {
-            return narrow_len(s, rel, a->off, b->umin, is32);
-        }
-        if (b->type == T_SCALAR && b->id && !is32) {
-            learn_len_fact(s, a->off, b, rel);
-        }
-        return true;
+    if (a->type == T_LEN && is_const(b)) {
+        return narrow_len(s, rel, a->off, const_value(b), is32);
     }
-    if (!is_const(b) && is_const(a)) {
-        struct vreg *t = a;
-        a = b;
-        b = t;
-        rel = flip_rel(rel);
+    if (a->type == T_LEN && b->type == T_SCALAR && b->id && !is32) {
+        learn_len_fact(s, a->off, b, rel);
     }
-    uint64_t lo = a->umin, hi = a->umax;
-    uint64_t c = b->umin;
-    if (is_const(b)) {
-        if (is32) {
-            if (hi > UINT32_MAX) {
-                return true;
-            }
-            c = (uint32_t) c;
-            if (rel >= R_SGT && rel <= R_SLE) {
-                if (hi > INT32_MAX) {
-                    return true;
-                }
-                if ((int32_t) c < 0) {
-                    return rel == R_SGT || rel == R_SGE;
-                }
-                rel = rel - R_SGT + R_GT;
-            }
-        }
-        if (!narrow(rel, c, &lo, &hi)) {
-            return false;
-        }
-        set_scalar_range(s, a, lo, hi);
-        return true;
+    /* In the scalar domain (len + k as its range): both sides narrowed,
+     * and what a scalar learned is shared with its copies. */
+    struct oko_scalar x = number_value(s, a), y = number_value(s, b);
+    if (!oko_scalar_relate((enum oko_rel) rel, !is32, &x, &y)) {
+        return false;
     }
-    /* Two variables: decide when the ranges do not overlap. */
-    if (is32 && (a->umax > UINT32_MAX || b->umax > UINT32_MAX)) {
-        return true;
+    if (a->type == T_SCALAR && !set_scalar(s, a, &x)) {
+        return false;
     }
-    if (rel >= R_SGT && rel <= R_SLE) {
-        if (a->umax > (is32 ? INT32_MAX : INT64_MAX) || b->umax > (is32 ? INT32_MAX : INT64_MAX)) {
-            return true;
-        }
-        rel = rel - R_SGT + R_GT;
+    if (b->type == T_SCALAR && !set_scalar(s, b, &y)) {
+        return false;
     }
-    switch (rel) {
-    case R_EQ: return !(a->umax < b->umin || b->umax < a->umin);
-    case R_GT: return a->umax > b->umin;
-    case R_GE: return a->umax >= b->umin;
-    case R_LT: return a->umin < b->umax;
-    case R_LE: return a->umin <= b->umax;
-    default: return true;
-    }
+    return true;
 }
 
 /* Records that packet + var(id) + 'readable' <= packet end, for the pointer
- * 'p' (with its id). */
-static void
+ * 'p' (with its id).  Returns false if no packet length allows it. */
+static bool
 learn_pkt_range(struct vstate *s, const struct vreg *p, int64_t readable)
 {
     if (readable <= 0) {
-        return;
+        return true;
     }
-    if (!p->umax) {
-        if (s->len_min < (uint64_t) readable) {
-            s->len_min = readable;
+    if (oko_scalar_is_const(&p->v)) {
+        uint64_t need = (uint64_t) readable + p->v.t.value;     /* both below 2^30 */
+        if (need > s->len_max) {
+            return false;
         }
-        return;
+        if (s->len_min < need) {
+            s->len_min = need;
+        }
+        return true;
     }
     if (readable > MAX_VAR_OFFSET) {
-        return;
+        return true;
     }
     for (int i = 0; i < N_REGS + STACK_SLOTS; i++) {
         struct vreg *x = i < N_REGS ? &s->regs[i] : &s->spill[i - N_REGS];
@@ -1593,6 +1493,7 @@ learn_pkt_range(struct vstate *s, const struct vreg *p, int64_t readable)
             x->range = readable;
         }
     }
+    return true;
 }
 
 /* Narrows 's' by "a REL b" where one is a pointer; returns 1 if the branch is
@@ -1608,7 +1509,7 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
     /* NULL check of a map lookup's result. */
     struct vreg *p = a->type == T_MAP_VALUE_OR_NULL ? a : b->type == T_MAP_VALUE_OR_NULL ? b : NULL;
     struct vreg *other = p == a ? b : a;
-    if (p && is_const(other) && other->umin == 0 && (rel == R_EQ || rel == R_NE)) {
+    if (p && is_const(other) && const_value(other) == 0 && (rel == R_EQ || rel == R_NE)) {
         uint32_t id = p->id;
         for (int i = 0; i < N_REGS + STACK_SLOTS; i++) {
             struct vreg *x = i < N_REGS ? &s->regs[i] : &s->spill[i - N_REGS];
@@ -1620,7 +1521,7 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
                     mark_const(x, 0);
                 } else {
                     x->type = T_MAP_VALUE;
-                    x->id = 0;
+                    x->id = 0;              /* 'obj' still names the lookup */
                 }
             }
         }
@@ -1631,7 +1532,7 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
     struct vreg *q = is_pointer(a) ? a : b;
     struct vreg *zero = q == a ? b : a;
     if ((q->type == T_MAP_VALUE || q->type == T_STACK || q->type == T_PKT)
-        && is_const(zero) && zero->umin == 0 && (rel == R_EQ || rel == R_NE)) {
+        && is_const(zero) && const_value(zero) == 0 && (rel == R_EQ || rel == R_NE)) {
         return rel == R_NE;
     }
     if (b->type == T_PKT && a->type == T_PKT_END) {
@@ -1644,11 +1545,10 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
         /* a = base + o, b = end + e: "base + o <= end + e" proves o - e bytes. */
         int64_t o = a->off, e = b->off;
         switch (rel) {
-        case R_LE: case R_SLE: learn_pkt_range(s, a, o - e); break;
-        case R_LT: case R_SLT: learn_pkt_range(s, a, o - e + 1); break;
-        default: break;
+        case R_LE: case R_SLE: return learn_pkt_range(s, a, o - e);
+        case R_LT: case R_SLT: return learn_pkt_range(s, a, o - e + 1);
+        default: return 1;
         }
-        return 1;
     }
     if (is_pointer(a) && is_pointer(b)
         && ((a->type == b->type && a->type != T_MAP && a->type != T_MAP_VALUE_OR_NULL)
@@ -1718,10 +1618,10 @@ do_cond_jump(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             /* Fold a decided comparison of two constants. */
             struct vreg *x = &st->regs[insn->dst], *y = &st->regs[insn->src];
             if (is_const(x) && is_const(y)) {
-                ok[t] = oko_isa_jump_taken(op, !is32, x->umin, y->umin) == t;
+                ok[t] = oko_isa_jump_taken(op, !is32, const_value(x), const_value(y)) == t;
             }
         } else if (is_const(a)) {
-            ok[t] = oko_isa_jump_taken(op, !is32, a->umin, b_imm.umin) == t;
+            ok[t] = oko_isa_jump_taken(op, !is32, const_value(a), const_value(&b_imm)) == t;
         }
     }
     s->pc = pc + 1;
@@ -1771,8 +1671,8 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
     }
     switch (old->type) {
     case T_SCALAR:
-        return old->umin <= new->umin && new->umax <= old->umax
-               && (old->umin == old->umax
+        return oko_scalar_covers(&old->v, &new->v)
+               && (oko_scalar_is_const(&old->v)
                    || (same_id(m, old->id, new->id) && old->off == new->off));
     case T_LEN:
     case T_PKT_END:
@@ -1780,15 +1680,17 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
     case T_MAP:
         return old->map == new->map;
     case T_PKT:
-        return old->off == new->off && old->umin <= new->umin && new->umax <= old->umax
+        return old->off == new->off && oko_scalar_covers(&old->v, &new->v)
                && new->range >= old->range && same_id(m, old->id, new->id)
                && same_id(m, old->rel_id, new->rel_id) && old->rel_off == new->rel_off;
     case T_STACK:
+        return old->off == new->off && oko_scalar_covers(&old->v, &new->v);
     case T_MAP_VALUE:
         return old->off == new->off && old->map == new->map
-               && old->umin <= new->umin && new->umax <= old->umax;
+               && oko_scalar_covers(&old->v, &new->v) && same_id(m, old->obj, new->obj);
     case T_MAP_VALUE_OR_NULL:
-        return old->off == new->off && old->map == new->map && same_id(m, old->id, new->id);
+        return old->off == new->off && old->map == new->map && same_id(m, old->id, new->id)
+               && same_id(m, old->obj, new->obj);
     default:
         return false;
     }
@@ -1951,6 +1853,9 @@ explore(struct verifier *v)
                        "explored over all its paths", v->budget);
             break;
         }
+        if (v->explored_insns) {
+            v->explored_insns[s->pc] = 1;
+        }
         int r = v->join[s->pc] >= 2 && prune(v, s) ? -1 : step(v, s);
         if (r > 0) {
             err = r;
@@ -1978,12 +1883,18 @@ oko_verify(const struct oko_program *prog, const struct oko_verify_options *opts
         .error = error,
         .budget = opts && opts->budget ? opts->budget : OKO_VERIFY_BUDGET,
         .min_len = opts ? opts->min_len : 0,
+        .explored_insns = opts ? opts->explored : NULL,
     };
     int err = 0;
     error[0] = '\0';
 
     if (!prog->n_insns) {
         snprintf(error, OKO_ERROR_MAX, "the program has no instructions");
+        return EINVAL;
+    }
+    if (v.min_len > OKO_MAX_MIN_LEN) {
+        snprintf(error, OKO_ERROR_MAX, "minimum packet length %" PRIu64 " is above %d",
+                 v.min_len, OKO_MAX_MIN_LEN);
         return EINVAL;
     }
     if (prog->n_insns > OKO_MAX_INSNS) {
