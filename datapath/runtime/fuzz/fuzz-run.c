@@ -1,13 +1,18 @@
 /* libFuzzer target: programs the verifier accepts run on a packet without
- * touching memory they may not (the interpreter runs under ASan, the packet
- * is a heap block of exactly its length), and the JIT gives the same r0.
+ * doing what the verifier promises they cannot: checked execution
+ * (oko-checked.h) traps on any access outside the pointer's object, any
+ * pointer reaching r0, a map value or a helper, and any instruction the
+ * verifier did not explore; the interpreter runs under ASan on a packet
+ * that is a heap block of exactly its length; the JIT gives the same r0.
  *
  * Input: one byte L, L bytes of packet, then the instructions. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz-common.h"
+#include "oko-checked.h"
 #include "oko-filter.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,7 +28,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!fuzz_program(data + 1 + len, size - 1 - len, &prog)) {
         return 0;
     }
-    struct oko_filter_options opts = { .verify = { .budget = 100000 } };
+    static uint8_t explored[OKO_MAX_INSNS];
+    memset(explored, 0, sizeof explored);
+    struct oko_filter_options opts = { .verify = { .budget = 100000, .explored = explored } };
     struct oko_filter *f;
     char error[OKO_ERROR_MAX];
     if (oko_filter_from_program(&prog, &opts, &f, error)) {
@@ -32,6 +39,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *pkt = malloc(len ? len : 1);
     memcpy(pkt, data + 1, len);
     for (int run = 0; run < 2; run++) {         /* the second run sees map state */
+        uint64_t checked;
+        oko_epoch_enter();
+        if (oko_checked_run(&f->prog, f->maps, explored, pkt, len, &checked, error)) {
+            fprintf(stderr, "checked execution: %s\n", error);
+            __builtin_trap();
+        }
+        oko_epoch_exit();
         oko_epoch_enter();
         uint64_t interp = oko_interp_run(f->code, pkt, len);
         oko_epoch_exit();
