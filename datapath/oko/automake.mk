@@ -28,6 +28,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/src/oko-isa.h \
 	lib/oko-runtime/src/oko-jit.c \
 	lib/oko-runtime/src/oko-map.c \
+	lib/oko-runtime/src/oko-scalar.c \
+	lib/oko-runtime/src/oko-scalar.h \
 	lib/oko-runtime/src/oko-verifier.c
 
 # Oko in Open vSwitch.
