@@ -372,27 +372,7 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
                 if ((insn->imm == ATOMIC_CMPXCHG && c->tag[0] != OBJ_NUMBER)) {
                     return trap(c, pc, "cmpxchg compares with %s", tag_name(c->tag[0]));
                 }
-                /* The interpreter's atomic_op is not exported: do it here. */
-                uint64_t old = 0;
-                memcpy(&old, (void *) addr, size);
-                uint64_t src = insn->opcode & 0x18 ? value : (uint32_t) value;
-                uint64_t new = old;
-                switch (insn->imm & ~ATOMIC_FETCH) {
-                case ATOMIC_ADD: new = old + src; break;
-                case ATOMIC_OR: new = old | src; break;
-                case ATOMIC_AND: new = old & src; break;
-                case ATOMIC_XOR: new = old ^ src; break;
-                case ATOMIC_XCHG & ~ATOMIC_FETCH: new = src; break;
-                default:
-                    new = old == (size == 8 ? c->reg[0] : (uint32_t) c->reg[0]) ? src : old;
-                    break;
-                }
-                memcpy((void *) addr, &new, size);
-                if (insn->imm == ATOMIC_CMPXCHG) {
-                    c->reg[0] = old;
-                } else if (insn->imm & ATOMIC_FETCH) {
-                    c->reg[insn->src] = old;
-                }
+                oko_isa_atomic(insn, (void *) addr, c->reg);
                 break;
             }
             memcpy((void *) addr, &value, size);

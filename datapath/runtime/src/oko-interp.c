@@ -50,47 +50,6 @@ store(void *addr, int size, uint64_t value)
     }
 }
 
-/* An atomic read-modify-write of 4 or 8 bytes at 'addr' (aligned: the
- * verifier checks). */
-static void
-atomic_op(const struct oko_insn *insn, void *addr, uint64_t *reg)
-{
-    bool is64 = (insn->opcode & 0x18) == SIZE_DW;
-    uint64_t src = reg[insn->src];
-    uint64_t old;
-#define RMW(TYPE)                                                           \
-    do {                                                                    \
-        TYPE *p = addr;                                                     \
-        TYPE s = (TYPE) src;                                                \
-        switch (insn->imm & ~ATOMIC_FETCH) {                                \
-        case ATOMIC_ADD: old = __atomic_fetch_add(p, s, __ATOMIC_SEQ_CST); break; \
-        case ATOMIC_OR: old = __atomic_fetch_or(p, s, __ATOMIC_SEQ_CST); break;   \
-        case ATOMIC_AND: old = __atomic_fetch_and(p, s, __ATOMIC_SEQ_CST); break; \
-        case ATOMIC_XOR: old = __atomic_fetch_xor(p, s, __ATOMIC_SEQ_CST); break; \
-        case ATOMIC_XCHG & ~ATOMIC_FETCH:                                   \
-            old = __atomic_exchange_n(p, s, __ATOMIC_SEQ_CST); break;       \
-        default: {                      /* cmpxchg: compare with r0 */      \
-            TYPE expected = (TYPE) reg[0];                                  \
-            __atomic_compare_exchange_n(p, &expected, s, false,             \
-                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-            old = expected;                                                 \
-            break;                                                          \
-        }                                                                   \
-        }                                                                   \
-    } while (0)
-    if (is64) {
-        RMW(uint64_t);
-    } else {
-        RMW(uint32_t);
-    }
-#undef RMW
-    if (insn->imm == ATOMIC_CMPXCHG) {
-        reg[0] = old;
-    } else if (insn->imm & ATOMIC_FETCH) {
-        reg[insn->src] = old;
-    }
-}
-
 uint64_t
 oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len)
 {
@@ -154,7 +113,7 @@ oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len)
             break;
         case CLASS_STX:
             if ((opcode & 0xe0) == MODE_ATOMIC) {
-                atomic_op(insn, (void *) (uintptr_t) (reg[insn->dst] + insn->off), reg);
+                oko_isa_atomic(insn, (void *) (uintptr_t) (reg[insn->dst] + insn->off), reg);
                 break;
             }
             store((uint8_t *) (uintptr_t) reg[insn->dst] + insn->off, opcode & 0x18, reg[insn->src]);

@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -161,6 +162,47 @@ oko_isa_jump_taken(int op, int is64, uint64_t a, uint64_t b)
 #define ATOMIC_XOR 0xa0
 #define ATOMIC_XCHG (0xe0 | ATOMIC_FETCH)
 #define ATOMIC_CMPXCHG (0xf0 | ATOMIC_FETCH)
+
+/* An atomic read-modify-write of 4 or 8 bytes at 'addr' (aligned: the
+ * verifier checks), with the fetched value in r0 (cmpxchg) or src. */
+static inline void
+oko_isa_atomic(const struct oko_insn *insn, void *addr, uint64_t *reg)
+{
+    bool is64 = (insn->opcode & 0x18) == SIZE_DW;
+    uint64_t src = reg[insn->src];
+    uint64_t old;
+#define RMW(TYPE)                                                           \
+    do {                                                                    \
+        TYPE *p = addr;                                                     \
+        TYPE s = (TYPE) src;                                                \
+        switch (insn->imm & ~ATOMIC_FETCH) {                                \
+        case ATOMIC_ADD: old = __atomic_fetch_add(p, s, __ATOMIC_SEQ_CST); break; \
+        case ATOMIC_OR: old = __atomic_fetch_or(p, s, __ATOMIC_SEQ_CST); break;   \
+        case ATOMIC_AND: old = __atomic_fetch_and(p, s, __ATOMIC_SEQ_CST); break; \
+        case ATOMIC_XOR: old = __atomic_fetch_xor(p, s, __ATOMIC_SEQ_CST); break; \
+        case ATOMIC_XCHG & ~ATOMIC_FETCH:                                   \
+            old = __atomic_exchange_n(p, s, __ATOMIC_SEQ_CST); break;       \
+        default: {                      /* cmpxchg: compare with r0 */      \
+            TYPE expected = (TYPE) reg[0];                                  \
+            __atomic_compare_exchange_n(p, &expected, s, false,             \
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+            old = expected;                                                 \
+            break;                                                          \
+        }                                                                   \
+        }                                                                   \
+    } while (0)
+    if (is64) {
+        RMW(uint64_t);
+    } else {
+        RMW(uint32_t);
+    }
+#undef RMW
+    if (insn->imm == ATOMIC_CMPXCHG) {
+        reg[0] = old;
+    } else if (insn->imm & ATOMIC_FETCH) {
+        reg[insn->src] = old;
+    }
+}
 
 /* A jump's offset: in 'imm' for the 32-bit "gotol" (JMP32 | JA), else 'off'. */
 static inline int

@@ -426,29 +426,33 @@ result(struct oko_scalar r)
 
 /* ---- Views of the low half ---- */
 
+/* Known bits 't' and the 32-bit ranges of 'a' (its low half, extended). */
 static struct oko_scalar
-zext32(const struct oko_scalar *a)
+low_half_of(struct oko_tnum t, const struct oko_scalar *a)
 {
-    struct oko_scalar r = from_tnum(tnum_trunc(a->t, 32));
-    r.umin = a->u32min;
-    r.umax = a->u32max;
+    struct oko_scalar r = from_tnum(t);
     r.u32min = a->u32min;
     r.u32max = a->u32max;
     r.s32min = a->s32min;
     r.s32max = a->s32max;
+    return r;
+}
+
+static struct oko_scalar
+zext32(const struct oko_scalar *a)
+{
+    struct oko_scalar r = low_half_of(tnum_trunc(a->t, 32), a);
+    r.umin = a->u32min;
+    r.umax = a->u32max;
     return result(r);
 }
 
 static struct oko_scalar
 sext32(const struct oko_scalar *a)
 {
-    struct oko_scalar r = from_tnum(tnum_sext(a->t, 32));
+    struct oko_scalar r = low_half_of(tnum_sext(a->t, 32), a);
     r.smin = a->s32min;
     r.smax = a->s32max;
-    r.u32min = a->u32min;
-    r.u32max = a->u32max;
-    r.s32min = a->s32min;
-    r.s32max = a->s32max;
     return result(r);
 }
 
@@ -492,38 +496,52 @@ sext_from(const struct oko_scalar *a, int bits)
 
 /* ---- 64-bit operations ---- */
 
+/* The exact integer intervals of a result in each view, before wrapping. */
+struct exact {
+    i128 umin, umax, smin, smax, u32min, u32max, s32min, s32max;
+};
+
+/* An abstract value with known bits 't' and each view's exact interval
+ * wrapped to its width. */
 static struct oko_scalar
-add64(const struct oko_scalar *a, const struct oko_scalar *b)
+from_exact(struct oko_tnum t, const struct exact *e)
 {
-    struct oko_scalar r = from_tnum(tnum_add(a->t, b->t));
-    wrap_u((i128) a->umin + b->umin, (i128) a->umax + b->umax, 64, &r.umin, &r.umax);
-    wrap_s((i128) a->smin + b->smin, (i128) a->smax + b->smax, 64, &r.smin, &r.smax);
+    struct oko_scalar r = from_tnum(t);
     uint64_t lo, hi;
-    wrap_u((i128) a->u32min + b->u32min, (i128) a->u32max + b->u32max, 32, &lo, &hi);
+    int64_t slo, shi;
+    wrap_u(e->umin, e->umax, 64, &r.umin, &r.umax);
+    wrap_s(e->smin, e->smax, 64, &r.smin, &r.smax);
+    wrap_u(e->u32min, e->u32max, 32, &lo, &hi);
     r.u32min = lo;
     r.u32max = hi;
-    int64_t slo, shi;
-    wrap_s((i128) a->s32min + b->s32min, (i128) a->s32max + b->s32max, 32, &slo, &shi);
+    wrap_s(e->s32min, e->s32max, 32, &slo, &shi);
     r.s32min = slo;
     r.s32max = shi;
     return result(r);
 }
 
 static struct oko_scalar
+add64(const struct oko_scalar *a, const struct oko_scalar *b)
+{
+    struct exact e = {
+        (i128) a->umin + b->umin, (i128) a->umax + b->umax,
+        (i128) a->smin + b->smin, (i128) a->smax + b->smax,
+        (i128) a->u32min + b->u32min, (i128) a->u32max + b->u32max,
+        (i128) a->s32min + b->s32min, (i128) a->s32max + b->s32max,
+    };
+    return from_exact(tnum_add(a->t, b->t), &e);
+}
+
+static struct oko_scalar
 sub64(const struct oko_scalar *a, const struct oko_scalar *b)
 {
-    struct oko_scalar r = from_tnum(tnum_sub(a->t, b->t));
-    wrap_u((i128) a->umin - b->umax, (i128) a->umax - b->umin, 64, &r.umin, &r.umax);
-    wrap_s((i128) a->smin - b->smax, (i128) a->smax - b->smin, 64, &r.smin, &r.smax);
-    uint64_t lo, hi;
-    wrap_u((i128) a->u32min - b->u32max, (i128) a->u32max - b->u32min, 32, &lo, &hi);
-    r.u32min = lo;
-    r.u32max = hi;
-    int64_t slo, shi;
-    wrap_s((i128) a->s32min - b->s32max, (i128) a->s32max - b->s32min, 32, &slo, &shi);
-    r.s32min = slo;
-    r.s32max = shi;
-    return result(r);
+    struct exact e = {
+        (i128) a->umin - b->umax, (i128) a->umax - b->umin,
+        (i128) a->smin - b->smax, (i128) a->smax - b->smin,
+        (i128) a->u32min - b->u32max, (i128) a->u32max - b->u32min,
+        (i128) a->s32min - b->s32max, (i128) a->s32max - b->s32min,
+    };
+    return from_exact(tnum_sub(a->t, b->t), &e);
 }
 
 static struct oko_scalar
