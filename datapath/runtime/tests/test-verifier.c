@@ -213,6 +213,21 @@ test_instruction_limit(void)
     oko_program_destroy(&prog);
 }
 
+/* A harness's minimum length is bounded, so that the length arithmetic
+ * stays far from any wrap: above the bound is a clear error. */
+static void
+test_min_len_limit(void)
+{
+    char error[OKO_ERROR_MAX];
+    struct oko_program prog = straight_program(2);
+    struct oko_verify_options opts = { .min_len = OKO_MAX_MIN_LEN };
+    CU_ASSERT_EQUAL(oko_verify(&prog, &opts, NULL, error), 0);
+    opts.min_len = (uint64_t) OKO_MAX_MIN_LEN + 1;
+    CU_ASSERT_EQUAL(oko_verify(&prog, &opts, NULL, error), EINVAL);
+    CU_ASSERT_STRING_EQUAL(error, "minimum packet length 16777217 is above 16777216");
+    oko_program_destroy(&prog);
+}
+
 /* 'k' diamonds, each on a different bit of len, each adding a different
  * power of two to r4: 2^k paths whose states never cover each other. */
 static void
@@ -321,6 +336,7 @@ main(int argc, char *argv[])
         { "compiled programs", test_compiled_programs },
         { "instruction limit", test_instruction_limit },
         { "too complex", test_too_complex },
+        { "minimum length limit", test_min_len_limit },
         { "random programs", test_random_programs },
         { NULL, NULL },
     };
