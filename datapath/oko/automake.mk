@@ -17,6 +17,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/include/oko-jit.h \
 	lib/oko-runtime/include/oko-map.h \
 	lib/oko-runtime/include/oko-program.h \
+	lib/oko-runtime/include/oko-stack.h \
 	lib/oko-runtime/include/oko-verifier.h \
 	lib/oko-runtime/src/oko-asm.c \
 	lib/oko-runtime/src/oko-elf.c \
@@ -30,6 +31,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/src/oko-map.c \
 	lib/oko-runtime/src/oko-scalar.c \
 	lib/oko-runtime/src/oko-scalar.h \
+	lib/oko-runtime/src/oko-stack.c \
 	lib/oko-runtime/src/oko-verifier.c
 
 # Oko in Open vSwitch.

@@ -47,11 +47,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         oko_epoch_exit();
         oko_epoch_enter();
-        uint64_t interp = oko_interp_run(f->code, pkt, len);
+        uint64_t interp = oko_interp_run(f->code, pkt, len, oko_stack_top());
         oko_epoch_exit();
         if (f->jit.fn) {
             oko_epoch_enter();
-            uint64_t jit = f->jit.fn(pkt, len);
+            uint64_t jit = f->jit.fn(pkt, len, oko_stack_top());
             oko_epoch_exit();
             /* Maps make runs differ (a counter, the time): compare only
              * programs without calls. */

@@ -30,6 +30,7 @@
 #include "oko-jit.h"
 #include "oko-map.h"
 #include "oko-program.h"
+#include "oko-stack.h"
 #include "oko-verifier.h"
 
 /* Bytes of maps one program may have, all maps together. */
@@ -69,13 +70,22 @@ int oko_filter_from_program(struct oko_program *prog, const struct oko_filter_op
 /* Frees 'filter' and its maps.  No thread may be running it. */
 void oko_filter_destroy(struct oko_filter *filter);
 
+/* r0 when the thread's program stack could not be mapped (oko-stack.h):
+ * the program did not run; a program error, counted as such. */
+#define OKO_R0_NO_STACK UINT64_MAX
+
 /* Runs 'filter' on a packet and returns r0, for a caller already inside an
  * epoch section (see oko_filter_run()), such as a datapath thread that
  * enters once for a batch of packets. */
 static inline uint64_t
 oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt, uint64_t len)
 {
-    return filter->jit.fn ? filter->jit.fn(pkt, len) : oko_interp_run(filter->code, pkt, len);
+    void *stack_top = oko_stack_top();
+    if (__builtin_expect(!stack_top, 0)) {
+        return OKO_R0_NO_STACK;
+    }
+    return filter->jit.fn ? filter->jit.fn(pkt, len, stack_top)
+                          : oko_interp_run(filter->code, pkt, len, stack_top);
 }
 
 /* Runs 'filter' on a packet and returns r0.  Lock-free, allocation-free.

@@ -25,7 +25,8 @@
 #include <stdint.h>
 #include "oko-program.h"
 
-typedef uint64_t oko_jit_fn(const void *pkt, uint64_t len);
+/* r1 = 'pkt', r2 = 'len', r10 = 'stack_top' (as oko_interp_run()). */
+typedef uint64_t oko_jit_fn(const void *pkt, uint64_t len, void *stack_top);
 
 struct oko_jit {
     oko_jit_fn *fn;

@@ -51,15 +51,14 @@ store(void *addr, int size, uint64_t value)
 }
 
 uint64_t
-oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len)
+oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len, void *stack_top)
 {
-    uint64_t stack[OKO_STACK_SIZE / sizeof(uint64_t)];
     uint64_t reg[11] = { 0 };
     const struct oko_insn *pc = insns;
 
     reg[1] = (uintptr_t) pkt;
     reg[2] = len;
-    reg[10] = (uintptr_t) stack + sizeof stack;
+    reg[10] = (uintptr_t) stack_top;
 
     for (;;) {
         const struct oko_insn *insn = pc++;

@@ -22,8 +22,10 @@
  *     x86   rax rdi rsi rdx rcx r8  rbx r13 r14 r15 rbp
  *
  * r9, r10, r11 and r12 are scratch (r12, for division, is saved).  The
- * prologue saves only the callee-saved registers the program touches and
- * sets up the 512-byte stack only if the program uses r10.
+ * prologue saves only the callee-saved registers the program touches and,
+ * only if the program uses r10, sets rbp to the caller's third argument:
+ * the top of the thread's guarded program stack (oko-stack.h), never a
+ * frame on the native stack, where the return address is.
  *
  * Every jump is emitted with a 32-bit displacement, so each instruction's
  * size does not depend on where its target is: a first pass records the
@@ -68,7 +70,6 @@ static const uint8_t reg_map[11] = {
     RAX, RDI, RSI, RDX, RCX, R8, RBX, R13, R14, R15, RBP,
 };
 
-#define STACK_SIZE 512
 #define FRAME_PAD 8                     /* keeps rsp 16-byte aligned at calls */
 
 struct jit_state {
@@ -603,11 +604,12 @@ jump_cc(int op)
 }
 
 /* What the prologue must set up: the callee-saved registers the program
- * touches, and the stack frame only if it uses r10 or calls helpers. */
+ * touches, and padding that aligns rsp if it calls helpers.  The program's
+ * stack is not here (see the top of this file). */
 struct frame {
     uint8_t saved[6];
     int n_saved;
-    int stack_bytes;                    /* subtracted from rsp */
+    int stack_bytes;                    /* subtracted from rsp: 0 or FRAME_PAD */
 };
 
 static void
@@ -646,10 +648,7 @@ plan_frame(const struct oko_insn *insns, size_t n, struct frame *fr)
         fr->saved[fr->n_saved++] = R12;
     }
     /* At entry rsp = 8 (mod 16); helper calls need rsp = 0 (mod 16). */
-    fr->stack_bytes = uses[10] ? STACK_SIZE : 0;
-    if ((calls || uses[10]) && (8 + 8 * fr->n_saved + fr->stack_bytes) % 16) {
-        fr->stack_bytes += FRAME_PAD;
-    }
+    fr->stack_bytes = calls && (8 + 8 * fr->n_saved) % 16 ? FRAME_PAD : 0;
 }
 
 static int
@@ -665,9 +664,7 @@ emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
         emit_alu_ri(s, true, 5, RSP, fr.stack_bytes);
     }
     if (fr.n_saved && fr.saved[0] == RBP) {
-        emit_rex(s, true, RBP, RSP, false);
-        emit1(s, 0x8d);
-        emit_modrm_mem(s, RBP, RSP, STACK_SIZE);    /* rbp = top of the stack */
+        emit_mov_rr(s, true, RDX, RBP);             /* r10 = stack_top */
     }
 
     for (size_t pc = 0; pc < n; pc++) {

@@ -4,7 +4,7 @@ static uint64_t
 run_interpreter(const struct oko_filter *filter, const void *pkt, uint64_t len)
 {
     oko_epoch_enter();
-    uint64_t r0 = oko_interp_run(filter->code, pkt, len);
+    uint64_t r0 = oko_interp_run(filter->code, pkt, len, oko_stack_top());
     oko_epoch_exit();
     return r0;
 }
@@ -18,7 +18,7 @@ run_jit(const struct oko_filter *filter, const void *pkt, uint64_t len)
         return 0xdeadbeefdeadbeef;          /* no code: fails any comparison */
     }
     oko_epoch_enter();
-    uint64_t r0 = filter->jit.fn(pkt, len);
+    uint64_t r0 = filter->jit.fn(pkt, len, oko_stack_top());
     oko_epoch_exit();
     return r0;
 }

@@ -244,8 +244,8 @@ run_generated(bool full, int rounds, unsigned seed)
             for (int i = 0; i < PKT_LEN; i++) {
                 pkt[i] = rand_r(&g.seed);
             }
-            uint64_t interp = oko_interp_run(f->code, pkt, PKT_LEN);
-            uint64_t jit = f->jit.fn(pkt, PKT_LEN);
+            uint64_t interp = oko_interp_run(f->code, pkt, PKT_LEN, oko_stack_top());
+            uint64_t jit = f->jit.fn(pkt, PKT_LEN, oko_stack_top());
             uint64_t rte_r0 = with_rte ? rte_bpf_exec(rte, pkt) : interp;
             bool same = interp == jit && rte_r0 == interp;
             if (!same && mismatches < 5) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "oko-interp.h"
+#include "oko-stack.h"
 #include "oko-program.h"
 #include "util.h"
 
@@ -43,25 +44,25 @@ test_compiled_filter(void)
     uint8_t pkt[64];
 
     size_t len = tcp_packet(pkt, 10, 1, 80);
-    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len), 1);
-    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, 40), 0);     /* too short for TCP */
+    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 1);
+    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, 40, oko_stack_top()), 0);     /* too short for TCP */
     tcp_packet(pkt, 10, 2, 80);
-    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len), 0);
+    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 0);
     tcp_packet(pkt, 10, 1, 443);
-    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len), 0);
+    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 0);
     pkt[12] = 0x86; pkt[13] = 0xdd;                               /* IPv6 ethertype */
-    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len), 0);
+    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 0);
     oko_program_destroy(&prog);
 
     prog = load_prog("baseline.o");
-    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len), 1);
+    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 1);
     oko_program_destroy(&prog);
 }
 
 static uint64_t
 run(const struct oko_insn *insns)
 {
-    return oko_interp_run(insns, NULL, 0);
+    return oko_interp_run(insns, NULL, 0, oko_stack_top());
 }
 
 /* RFC 9669: division by zero gives 0, modulo by zero leaves dst. */

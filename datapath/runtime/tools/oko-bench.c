@@ -85,14 +85,15 @@ time_filter(const struct oko_filter *f, const uint8_t *pkt, size_t len, bool per
             acc += oko_filter_run(f, pkt, len);
         }
     } else {
+        void *top = oko_stack_top();
         oko_epoch_enter();
         if (f->jit.fn) {
             for (int i = 0; i < CALLS; i++) {
-                acc += f->jit.fn(pkt, len);
+                acc += f->jit.fn(pkt, len, top);
             }
         } else {
             for (int i = 0; i < CALLS; i++) {
-                acc += oko_interp_run(f->code, pkt, len);
+                acc += oko_interp_run(f->code, pkt, len, top);
             }
         }
         oko_epoch_exit();
@@ -331,7 +332,7 @@ bench_vs_librte_bpf(int rounds)
     }
     uint8_t pkt[128];
     tcp_ack(pkt, 1);
-    if (f->jit.fn(pkt, 64) != 1 || rte_jit.func(pkt) != 1 || rte_bpf_exec(rte, pkt) != 1) {
+    if (f->jit.fn(pkt, 64, oko_stack_top()) != 1 || rte_jit.func(pkt) != 1 || rte_bpf_exec(rte, pkt) != 1) {
         fprintf(stderr, "equivalent program: engines disagree\n");
         exit(1);
     }
@@ -342,9 +343,9 @@ bench_vs_librte_bpf(int rounds)
             double t0 = now_ns();
             for (int i = 0; i < CALLS; i++) {
                 switch (e) {
-                case 0: acc += f->jit.fn(pkt, 64); break;
+                case 0: acc += f->jit.fn(pkt, 64, oko_stack_top()); break;
                 case 1: acc += rte_jit.func(pkt); break;
-                case 2: acc += oko_interp_run(f->code, pkt, 64); break;
+                case 2: acc += oko_interp_run(f->code, pkt, 64, oko_stack_top()); break;
                 default: acc += rte_bpf_exec(rte, pkt); break;
                 }
             }
