@@ -19,6 +19,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/include/oko-program.h \
 	lib/oko-runtime/include/oko-stack.h \
 	lib/oko-runtime/include/oko-verifier.h \
+	lib/oko-runtime/src/oko-arena.c \
+	lib/oko-runtime/src/oko-arena.h \
 	lib/oko-runtime/src/oko-asm.c \
 	lib/oko-runtime/src/oko-elf.c \
 	lib/oko-runtime/src/oko-epoch.c \

@@ -48,6 +48,7 @@ struct oko_verify_stats {
     size_t explored;                    /* instructions explored over all paths */
     size_t pruned;                      /* paths cut short by an equivalent state */
     size_t stored;                      /* states remembered for pruning */
+    size_t stored_bytes;                /* their memory (at most 16 MiB) */
 };
 
 /* Verifies 'prog' (as the ELF loader left it).  Returns 0 if it is safe;

@@ -44,6 +44,7 @@
 
 #include "oko-helpers.h"
 #include "oko-isa.h"
+#include "oko-arena.h"
 #include "oko-scalar.h"
 
 #define N_REGS 11
@@ -55,6 +56,7 @@
 #define MAX_LEN_DELTA (1 << 20)         /* bound on k in "len + k" */
 #define MAX_STATES_PER_INSN 32
 #define MAX_STATES 8192
+#define MAX_STORED_BYTES (16u << 20)    /* all stored states of one verification */
 
 enum vtype {
     T_NOT_INIT,
@@ -120,9 +122,20 @@ struct vstate {
     int pc;
 };
 
+/* An explored state kept at a join point for pruning: a vstate without the
+ * spill slots that hold no spill (most programs spill to a few), about 2 KB
+ * instead of 8.6 KB.  Kept in an arena (oko-arena.h) of at most
+ * MAX_STORED_BYTES: when it is full, no more states are kept, which only
+ * makes pruning weaker (the instruction budget still bounds the work). */
 struct stored_state {
     struct stored_state *next;
-    struct vstate state;
+    struct vreg regs[N_REGS];
+    uint8_t stype[STACK_BYTES];
+    uint64_t len_min, len_max;
+    struct len_fact facts[MAX_LEN_FACTS];
+    int n_facts;
+    uint64_t spilled;                       /* bit i: slot i is in spill[] */
+    struct vreg spill[];                    /* the spilled slots, in slot order */
 };
 
 struct verifier {
@@ -136,6 +149,7 @@ struct verifier {
     struct stored_state **seen;
     int *n_seen;
     size_t n_stored;
+    struct oko_arena stored;                /* where the stored states are */
     struct vstate *pending;
     size_t n_pending, max_pending;
     uint32_t next_id;
@@ -601,8 +615,12 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
              int64_t size, bool write, int *stack_index)
 {
     const struct vreg *r = &s->regs[regno];
-    int64_t lo = r->off + off;
-    int64_t var = (int64_t) r->v.umax - (int64_t) r->v.umin;
+    /* Only for pointers: their fixed offsets are below 2^29 and variable
+     * parts below 2^20, so neither sum can overflow.  A number's 'off' and
+     * range are anything (it is refused below, as a base). */
+    bool pointer = r->type == T_PKT || r->type == T_STACK || r->type == T_MAP_VALUE;
+    int64_t lo = pointer ? r->off + off : 0;
+    int64_t var = pointer ? (int64_t) (r->v.umax - r->v.umin) : 0;
     *stack_index = -1;
 
     switch (r->type) {
@@ -1696,8 +1714,18 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
     }
 }
 
+/* The stored state's spill of the slot that starts at stack byte 'b'
+ * (stype[b] == S_SPILL). */
+static const struct vreg *
+stored_spill(const struct stored_state *st, int b)
+{
+    int slot = b / 8;
+    uint64_t below = slot ? st->spilled & (UINT64_MAX >> (64 - slot)) : 0;
+    return &st->spill[__builtin_popcountll(below)];
+}
+
 static bool
-state_covers(const struct vstate *old, const struct vstate *new, uint16_t live)
+state_covers(const struct stored_state *old, const struct vstate *new, uint16_t live)
 {
     struct idmap m = { .n = 0 };
     if (new->len_min < old->len_min || new->len_max > old->len_max) {
@@ -1732,7 +1760,7 @@ state_covers(const struct vstate *old, const struct vstate *new, uint16_t live)
         if (n != S_SPILL) {
             return false;
         }
-        if (b % 8 == 0 && !reg_covers(&old->spill[b / 8], &new->spill[b / 8], &m)) {
+        if (b % 8 == 0 && !reg_covers(stored_spill(old, b), &new->spill[b / 8], &m)) {
             return false;
         }
     }
@@ -1745,15 +1773,34 @@ static bool
 prune(struct verifier *v, const struct vstate *s)
 {
     for (struct stored_state *st = v->seen[s->pc]; st; st = st->next) {
-        if (state_covers(&st->state, s, v->live[s->pc])) {
+        if (state_covers(st, s, v->live[s->pc])) {
             v->pruned++;
             return true;
         }
     }
     if (v->n_seen[s->pc] < MAX_STATES_PER_INSN && v->n_stored < MAX_STATES) {
-        struct stored_state *st = malloc(sizeof *st);
+        uint64_t spilled = 0;
+        for (int slot = 0; slot < STACK_SLOTS; slot++) {
+            if (s->stype[slot * 8] == S_SPILL) {
+                spilled |= UINT64_C(1) << slot;
+            }
+        }
+        int n_spilled = __builtin_popcountll(spilled);
+        struct stored_state *st = oko_arena_alloc(&v->stored, sizeof *st
+                                                  + n_spilled * sizeof st->spill[0]);
         if (st) {
-            st->state = *s;
+            memcpy(st->regs, s->regs, sizeof st->regs);
+            memcpy(st->stype, s->stype, sizeof st->stype);
+            st->len_min = s->len_min;
+            st->len_max = s->len_max;
+            memcpy(st->facts, s->facts, sizeof st->facts);
+            st->n_facts = s->n_facts;
+            st->spilled = spilled;
+            for (int slot = 0, i = 0; slot < STACK_SLOTS; slot++) {
+                if (spilled & (UINT64_C(1) << slot)) {
+                    st->spill[i++] = s->spill[slot];
+                }
+            }
             st->next = v->seen[s->pc];
             v->seen[s->pc] = st;
             v->n_seen[s->pc]++;
@@ -1885,6 +1932,7 @@ oko_verify(const struct oko_program *prog, const struct oko_verify_options *opts
         .min_len = opts ? opts->min_len : 0,
         .explored_insns = opts ? opts->explored : NULL,
     };
+    oko_arena_init(&v.stored, MAX_STORED_BYTES);
     int err = 0;
     error[0] = '\0';
 
@@ -1938,13 +1986,9 @@ out:
         stats->explored = v.explored;
         stats->pruned = v.pruned;
         stats->stored = v.n_stored;
+        stats->stored_bytes = v.stored.used;
     }
-    for (int i = 0; v.seen && i < v.n; i++) {
-        for (struct stored_state *st = v.seen[i], *next; st; st = next) {
-            next = st->next;
-            free(st);
-        }
-    }
+    oko_arena_destroy(&v.stored);
     free(v.join);
     free(v.lddw_tail);
     free(v.live);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "oko-asm.h"
 #include "oko-filter.h"
@@ -260,6 +261,66 @@ test_too_complex(void)
     oko_program_destroy(&prog);
 }
 
+static size_t
+resident_bytes(void)
+{
+    unsigned long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu %lu", &size, &resident) != 2) {
+            resident = 0;
+        }
+        fclose(f);
+    }
+    return resident * (size_t) sysconf(_SC_PAGESIZE);
+}
+
+/* Many join points, each reached with registers of different ranges and
+ * with all 64 stack slots spilled: the most memory per stored state.  The
+ * stored states stay within 16 MiB (not 8,192 x 8.6 KB = 70 MB) and go back
+ * to the system when the verification ends. */
+static void
+test_stored_states_bounded(void)
+{
+    size_t cap = 1 << 20;
+    char *text = malloc(cap), error[OKO_ERROR_MAX];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    int blocks = 400;
+    /* A packet shorter than 64 bytes jumps over the rest to the exit. */
+    int n = snprintf(text, cap, "jlt %%r2, 64, +%d\n", 7 + 64 + 2 * blocks);
+    for (int r = 3; r <= 9; r++) {
+        n += snprintf(text + n, cap - n, "ldxb %%r%d, [%%r1+%d]\n", r, r);
+    }
+    for (int slot = 1; slot <= 64; slot++) {
+        n += snprintf(text + n, cap - n, "stxdw [%%r10-%d], %%r%d\n", slot * 8, 3 + slot % 7);
+    }
+    uint32_t seed = 1;
+    for (int i = 0; i < blocks; i++) {
+        seed = seed * 1103515245 + 12345;
+        int r = 3 + (seed >> 16) % 7;
+        n += snprintf(text + n, cap - n, "jgt %%r%d, %u, +1\nmov %%r%d, %u\n",
+                      r, 1 + (seed >> 8) % 250, r, (seed >> 4) % 256);
+    }
+    n += snprintf(text + n, cap - n, "mov %%r0, 0\nexit\n");
+
+    struct oko_program prog;
+    CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
+    size_t before = resident_bytes();
+    struct oko_verify_stats stats;
+    oko_verify(&prog, NULL, &stats, error);
+    size_t after = resident_bytes();
+    CU_ASSERT(stats.stored > 1000);
+    CU_ASSERT(stats.stored_bytes > (8u << 20));
+    CU_ASSERT(stats.stored_bytes <= (16u << 20));
+    CU_ASSERT(after < before + (4u << 20));
+    if (after >= before + (4u << 20) || stats.stored_bytes > (16u << 20)) {
+        fprintf(stderr, "%zu states in %zu bytes; resident %zu -> %zu bytes\n",
+                stats.stored, stats.stored_bytes, before, after);
+    }
+    oko_program_destroy(&prog);
+    free(text);
+}
+
 /* Random instruction streams after a prologue that sets r0 and r3-r9:
  * the verifier answers every one, and accepts a fair share. */
 static void
@@ -337,6 +398,7 @@ main(int argc, char *argv[])
         { "instruction limit", test_instruction_limit },
         { "too complex", test_too_complex },
         { "minimum length limit", test_min_len_limit },
+        { "stored states bounded and given back", test_stored_states_bounded },
         { "random programs", test_random_programs },
         { NULL, NULL },
     };
