@@ -197,9 +197,10 @@ map_name(const struct verifier *v, int map)
 
 /* ---- Pass 1: shape ---- */
 
-/* Checks an ALU instruction's fields; returns NULL or what is wrong. */
+/* Checks an ALU instruction's opcode and offset; returns NULL or what is
+ * wrong. */
 static const char *
-alu_encoding_error(const struct oko_insn *insn, bool is64)
+alu_opcode_error(const struct oko_insn *insn, bool is64)
 {
     int op = insn->opcode & 0xf0;
     bool x = insn->opcode & SRC_X;
@@ -219,11 +220,43 @@ alu_encoding_error(const struct oko_insn *insn, bool is64)
         if (is64 && x) {
             return "unknown opcode";
         }
+        if (insn->off) {
+            return "the offset field must be 0";
+        }
         return insn->imm == 16 || insn->imm == 32 || insn->imm == 64
                ? NULL : "byte swap width (imm) must be 16, 32 or 64";
     default:
         return "unknown opcode";
     }
+}
+
+/* Checks an ALU instruction's fields; returns NULL or what is wrong.  The
+ * fields an operation does not use must be 0, as the Linux verifier and
+ * PREVAIL require: a program that sets them means something this verifier
+ * does not know (a later ISA revision may give them a meaning), and its
+ * checks would reason about an operand the engines then ignore. */
+static const char *
+alu_encoding_error(const struct oko_insn *insn, bool is64)
+{
+    const char *problem = alu_opcode_error(insn, is64);
+    if (problem) {
+        return problem;
+    }
+    int op = insn->opcode & 0xf0;
+    bool x = insn->opcode & SRC_X;
+    if (op == 0x80) {
+        return insn->src || insn->imm ? "neg has one operand: src and imm must be 0" : NULL;
+    }
+    if (op == OP_END) {
+        return insn->src ? "the src field of a byte swap must be 0" : NULL;
+    }
+    if (x && insn->imm) {
+        return "the imm field must be 0 when the source is a register";
+    }
+    if (!x && insn->src) {
+        return "the src field must be 0 when the source is an immediate";
+    }
+    return NULL;
 }
 
 /* Checks one instruction's encoding.  'pc' is known not to be an lddw
@@ -332,6 +365,17 @@ check_encoding(struct verifier *v, int pc)
         }
         if (op == 0xe0 || op == 0xf0 || (op == OP_JA && (insn->opcode & SRC_X))) {
             break;
+        }
+        /* Unused fields must be 0, as for ALU (alu_encoding_error()). */
+        if (op == OP_JA) {
+            if (insn->src || insn->dst || (cls == CLASS_JMP ? insn->imm : insn->off)) {
+                return verr(v, pc, "opcode 0x%02x: ja uses only its %s; the other fields must be 0",
+                            insn->opcode, cls == CLASS_JMP ? "offset" : "imm");
+            }
+        } else if ((insn->opcode & SRC_X) ? insn->imm != 0 : insn->src != 0) {
+            return verr(v, pc, "opcode 0x%02x: the %s field must be 0 when the source is %s",
+                        insn->opcode, (insn->opcode & SRC_X) ? "imm" : "src",
+                        (insn->opcode & SRC_X) ? "a register" : "an immediate");
         }
         {
             long target = (long) pc + 1 + oko_isa_jump_delta(insn);

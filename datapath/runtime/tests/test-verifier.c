@@ -373,6 +373,21 @@ test_random_programs(void)
             if ((insn->opcode & 0xf0) == 0xd0 && (insn->opcode & 0x07) != 0x05) {
                 insn->imm = 16 << (rand_r(&seed) % 3);
             }
+            /* Mostly clear the field the operation does not use (the
+             * verifier refuses it set; now and then it still is). */
+            int cls = insn->opcode & 0x07, op = insn->opcode & 0xf0;
+            bool alu = cls == 0x04 || cls == 0x07;
+            bool cond = (cls == 0x05 || cls == 0x06) && op != 0x00 && op != 0x80 && op != 0x90;
+            if ((alu || cond) && rand_r(&seed) % 16) {
+                if (alu && (op == 0x80 || op == 0xd0)) {
+                    insn->src = 0;
+                    insn->imm = op == 0x80 ? 0 : insn->imm;
+                } else if (insn->opcode & 0x08) {
+                    insn->imm = 0;
+                } else {
+                    insn->src = 0;
+                }
+            }
         }
         prog.insns[n - 1].opcode = 0x95;
         char error[OKO_ERROR_MAX];
