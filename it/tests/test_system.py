@@ -43,6 +43,11 @@ def test_odl_oko_feature_is_started(system):
     assert "Started" in line[0], line[0]
 
 
+def test_console_script_runs_one_command_as_the_readme_shows(system):
+    r = system.sh(f"{REPO}/it/system/console feature:list -i")
+    assert r.returncode == 0 and "odl-oko" in r.stdout and "Started" in r.stdout, r.stdout + r.stderr
+
+
 def test_oko_codecs_are_registered_with_openflowjava(system):
     log = (system.karaf / "data" / "log" / "karaf.log").read_text()
     assert "Oko OpenFlow codecs registered" in log
@@ -364,3 +369,9 @@ def test_down_leaves_no_process_of_ours(system):
     # Nothing else started from our run folder (Karaf's JVM, OVS daemons) survives.
     left = subprocess.run(["pgrep", "-af", str(system.run_dir)], capture_output=True, text=True).stdout
     assert left.strip() == "", left
+    # Nor what the userspace datapath and DPDK leave in the system: the bridge's tap device and ovs-netdev
+    # (persistent taps), DPDK's runtime directory.
+    for dev in (system.bridge, "ovs-netdev"):
+        r = subprocess.run(["ip", "link", "show", dev], capture_output=True, text=True)
+        assert r.returncode != 0, f"tap device {dev} left behind: {r.stdout}"
+    assert not os.path.exists("/var/run/dpdk/oko"), os.listdir("/var/run/dpdk/oko")
