@@ -74,12 +74,22 @@ void oko_filter_destroy(struct oko_filter *filter);
  * the program did not run; a program error, counted as such. */
 #define OKO_R0_NO_STACK UINT64_MAX
 
+/* r0 for a packet longer than OKO_MAX_PKT_LEN: the program did not run (a
+ * program error).  The verifier proves a program safe for lengths up to
+ * that bound only; code reachable only with a longer packet (after
+ * "len > 65535") was never checked.  The userspace datapath's packets can be
+ * longer (a dp_packet's size is 32 bits: TSO frames, jumbo pcaps). */
+#define OKO_R0_TOO_LONG (UINT64_MAX - 1)
+
 /* Runs 'filter' on a packet and returns r0, for a caller already inside an
  * epoch section (see oko_filter_run()), such as a datapath thread that
  * enters once for a batch of packets. */
 static inline uint64_t
 oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt, uint64_t len)
 {
+    if (__builtin_expect(len > OKO_MAX_PKT_LEN, 0)) {
+        return OKO_R0_TOO_LONG;
+    }
     void *stack_top = oko_stack_top();
     if (__builtin_expect(!stack_top, 0)) {
         return OKO_R0_NO_STACK;

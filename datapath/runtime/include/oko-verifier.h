@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include "oko-program.h"
 
-#define OKO_MAX_PKT_LEN 65535           /* largest 'len' the datapath passes */
+#define OKO_MAX_PKT_LEN 65535           /* largest len a program runs with (oko-filter.h) */
 #define OKO_VERIFY_BUDGET 1000000       /* instructions explored, over all paths */
 #define OKO_MAX_MIN_LEN (1 << 24)       /* largest oko_verify_options.min_len */
 

@@ -1589,12 +1589,24 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
         }
         return 1;
     }
-    /* A pointer known not to be NULL compared with 0 (a NULL check clang
-     * repeats on a path where it already holds): decided. */
+    /* A pointer compared with 0 (a NULL check clang repeats on a path where
+     * it already holds).  Decided where the pointer is inside its object
+     * (the start of a packet or map value; the stack frame), which is mapped
+     * memory and so never address 0.  Outside (up to 2^29 bytes away), it
+     * is 0 for some placement of the object: the branch would tell the
+     * program where its object is in memory.  Refused, as by PREVAIL. */
     struct vreg *q = is_pointer(a) ? a : b;
     struct vreg *zero = q == a ? b : a;
     if ((q->type == T_MAP_VALUE || q->type == T_STACK || q->type == T_PKT)
         && is_const(zero) && const_value(zero) == 0 && (rel == R_EQ || rel == R_NE)) {
+        bool inside = q->type == T_STACK
+                      ? q->off >= -STACK_BYTES && q->off + (int64_t) q->v.umax <= 0
+                      : q->off == 0 && q->v.umax == 0;
+        if (!inside) {
+            verr(v, pc, "comparing %s outside its object with 0 is not allowed "
+                 "(compare it before moving it, or compare the offset)", type_names[q->type]);
+            return -1;
+        }
         return rel == R_NE;
     }
     if (b->type == T_PKT && a->type == T_PKT_END) {

@@ -403,6 +403,37 @@ test_random_programs(void)
     CU_ASSERT(accepted > 1000);
 }
 
+/* The verifier proves a program safe for lengths up to OKO_MAX_PKT_LEN; a
+ * branch only a longer packet takes is never checked.  The datapath's
+ * packets can be longer, so a longer one must not run the program: here
+ * the unchecked branch would return 7 (found by the second opinion). */
+static void
+test_longer_packets_do_not_run(void)
+{
+    static const char text[] =
+        "jgt %r2, 65535, long\n"
+        "mov %r0, 0\n"
+        "exit\n"
+        "long:\n"
+        "mov %r0, 7\n"
+        "exit\n";
+    static uint8_t packet[OKO_MAX_PKT_LEN + 2];
+    for (int interpret = 0; interpret <= 1; interpret++) {
+        struct oko_program prog;
+        struct oko_filter *f;
+        char error[OKO_ERROR_MAX];
+        CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
+        struct oko_filter_options opts = { .interpret = interpret };
+        CU_ASSERT_EQUAL_FATAL(oko_filter_from_program(&prog, &opts, &f, error), 0);
+        CU_ASSERT_EQUAL(oko_filter_run(f, packet, OKO_MAX_PKT_LEN), 0);
+        uint64_t r0 = oko_filter_run(f, packet, OKO_MAX_PKT_LEN + 1);
+        CU_ASSERT_EQUAL(r0, OKO_R0_TOO_LONG);
+        CU_ASSERT_EQUAL(oko_verdict_of(r0), OKO_VERDICT_ERROR);
+        CU_ASSERT_EQUAL(oko_filter_run(f, packet, UINT32_MAX), OKO_R0_TOO_LONG);
+        oko_filter_destroy(f);
+    }
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -415,6 +446,7 @@ main(int argc, char *argv[])
         { "minimum length limit", test_min_len_limit },
         { "stored states bounded and given back", test_stored_states_bounded },
         { "random programs", test_random_programs },
+        { "longer packets do not run", test_longer_packets_do_not_run },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "verifier", cases);
