@@ -11,12 +11,15 @@
  * lookups, and forward jumps that make joins.  Every accepted program runs
  * checked on the packet twice (the second run sees map state); any trap is
  * a finding (the program accepted something the verifier promises it
- * cannot do). */
+ * cannot do).  With OKO_FUZZ_DUMP=DIR in the environment, each generated
+ * program is also written to DIR for the second opinion
+ * (tools/second-opinion: accepted programs as a-N, rejected ones as r-N). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tools/second-opinion/dump-format.h"
 #include "fuzz-common.h"
 #include "oko-checked.h"
 #include "oko-epoch.h"
@@ -218,7 +221,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                        .interpret = true };
     struct oko_filter *f;
     char error[OKO_ERROR_MAX];
-    if (oko_filter_from_program(&prog, &opts, &f, error)) {
+    const char *dump_dir = getenv("OKO_FUZZ_DUMP");
+    static unsigned dumped;
+    char dump_path[4096];
+    if (dump_dir) {
+        snprintf(dump_path, sizeof dump_path, "%s/%u", dump_dir, dumped++);
+        oko_dump_write(dump_path, &prog);
+    }
+    int rejected = oko_filter_from_program(&prog, &opts, &f, error);
+    if (dump_dir) {
+        char named[4096 + 8];
+        snprintf(named, sizeof named, "%s/%c-%u", dump_dir, rejected ? 'r' : 'a', dumped - 1);
+        rename(dump_path, named);
+    }
+    if (rejected) {
         if (getenv("OKO_FUZZ_SHOW")) {
             fprintf(stderr, "rejected: %s\n", error);
         }
