@@ -202,7 +202,8 @@ fn main() -> ExitCode {
             check_for_termination: true,
             subprogram_stack_size: EbpfRuntimeConfig::DEFAULT_SUBPROGRAM_STACK_SIZE,
             max_call_stack_frames: EbpfRuntimeConfig::DEFAULT_MAX_CALL_STACK_FRAMES,
-            max_packet_size: 0xffff,
+            // PREVAIL's bound is exclusive: packet sizes 0 to 65,535, as our len.
+            max_packet_size: 0x10000,
         },
         verbosity_opts: VerbosityOptions::default(),
     };
