@@ -43,6 +43,19 @@ def test_odl_oko_feature_is_started(system):
     assert "Started" in line[0], line[0]
 
 
+def test_every_controller_listener_is_on_loopback_by_default(system):
+    """RESTCONF (Jetty 8181, Netty 8182), Karaf SSH 8101, OpenFlow 6653 and 6633: 127.0.0.1 only, unless
+    OKO_LISTEN says otherwise."""
+    seen = {}
+    for port in (8181, 8182, 8101, 6653, 6633):
+        out = system.sh(f"ss -Hltn 'sport = :{port}'").stdout
+        # IPv4 on a Java IPv6 socket shows as [::ffff:127.0.0.1]:port.
+        seen[port] = [line.split()[3].replace("[::ffff:", "").replace("]", "")
+                      for line in out.splitlines() if line.strip()]
+    assert all(seen.values()), f"a listener is missing: {seen}"
+    assert all(a == f"127.0.0.1:{p}" for p, addrs in seen.items() for a in addrs), seen
+
+
 def test_console_script_runs_one_command_as_the_readme_shows(system):
     r = system.sh(f"{REPO}/it/system/console feature:list -i")
     assert r.returncode == 0 and "odl-oko" in r.stdout and "Started" in r.stdout, r.stdout + r.stderr
