@@ -1624,8 +1624,12 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
         default: return 1;
         }
     }
+    /* Two pointers into one object compare as their offsets do.  Two map
+     * values of different lookups compare as their addresses: refused (the
+     * branch would tell the program where its objects are). */
     if (is_pointer(a) && is_pointer(b)
-        && ((a->type == b->type && a->type != T_MAP && a->type != T_MAP_VALUE_OR_NULL)
+        && ((a->type == b->type && a->type != T_MAP && a->type != T_MAP_VALUE_OR_NULL
+             && (a->type != T_MAP_VALUE || (a->map == b->map && a->obj == b->obj)))
             || (a->type == T_PKT_END && b->type == T_PKT_END))) {
         return 1;
     }
