@@ -1609,6 +1609,35 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
         }
         return rel == R_NE;
     }
+    /* Two pointers compare as their offsets do only if neither address can
+     * wrap around 0.  Moving up from an object never wraps (user space ends
+     * far below 2^64 - 2^30), moving down may: an object may sit below 2^29
+     * (a low heap, a low mapping), and "end - 0x1ffffff0" is then near 2^64.
+     * The verifier would decide the branch from the offsets while the run
+     * takes the other one, and the branch's outcome would say where the
+     * object is in memory.  So both pointers must be at or above their
+     * object's start: the packet end moved down by at most the bytes the
+     * packet is known to have. */
+    if (is_pointer(a) && is_pointer(b)) {
+        for (int i = 0; i < 2; i++) {
+            struct vreg *x = i ? b : a;
+            int64_t start = x->type == T_STACK ? -STACK_BYTES
+                            : x->type == T_PKT_END ? -(int64_t) s->len_min : 0;
+            if (x->off < start) {
+                if (x->type == T_PKT_END) {
+                    verr(v, pc, "comparing the packet end moved down by %" PRId64 " bytes is "
+                         "not allowed: the packet is known to have only %" PRIu64 " (it may "
+                         "lie before the packet; compare packet + n with the end instead)",
+                         -x->off, s->len_min);
+                } else {
+                    verr(v, pc, "comparing %s that may lie before its object's start "
+                         "(offset %" PRId64 ") with another pointer is not allowed",
+                         type_names[x->type], x->off);
+                }
+                return -1;
+            }
+        }
+    }
     if (b->type == T_PKT && a->type == T_PKT_END) {
         struct vreg *t = a;
         a = b;

@@ -1,3 +1,6 @@
+# rule: pointer comparisons stay at or above the object's start
+# reject: comparing the packet end moved down by 536870896 bytes is not allowed
+# insn: 4
 # what: learn_pkt_range() decides "pkt + o <= end + e" impossible when o - e > len_max, treating
 #   pointer comparisons as comparisons of mathematical integers. end + e may be moved down by up
 #   to 2^29-1 (alu_pointer allows |off| < 2^29 on T_PKT_END); if the packet buffer sits below
@@ -8,9 +11,6 @@
 #   sits at that address").
 # evidence: drv.c (checked execution) with the packet mmapped at 0x10000000:
 #   "CHECKED TRAP: insn 6: runs an instruction the verifier never explored" (heap packet: r0=0).
-# fix idea: only decide/narrow pkt-vs-end comparisons when both sides are within their object
-#   (o in [0, len_max], e in [-len_max, 0]) as done for the NULL check; otherwise refuse the
-#   comparison (or never drop a branch from pointer comparisons, only learn ranges).
 mov %r3, %r1
 add %r3, %r2
 add %r3, -0x1ffffff0
