@@ -29,7 +29,8 @@
 #include "oko-program.h"
 
 #define OKO_MAX_PKT_LEN 65535           /* largest len a program runs with (oko-filter.h) */
-#define OKO_VERIFY_BUDGET 1000000       /* instructions explored, over all paths */
+#define OKO_VERIFY_BUDGET 1000000       /* steps: instructions explored plus the cost
+                                         * of comparing states where paths join */
 #define OKO_MAX_MIN_LEN (1 << 24)       /* largest oko_verify_options.min_len */
 
 struct oko_verify_options {
@@ -49,6 +50,9 @@ struct oko_verify_stats {
     size_t pruned;                      /* paths cut short by an equivalent state */
     size_t stored;                      /* states remembered for pruning */
     size_t stored_bytes;                /* their memory (at most 16 MiB) */
+    size_t compared;                    /* stored states compared with a new one */
+    size_t compare_cost;                /* charged to the budget: 1 + spilled slots / 8 each */
+    size_t max_pending;                 /* most branches waiting at once */
 };
 
 /* Verifies 'prog' (as the ELF loader left it).  Returns 0 if it is safe;

@@ -29,8 +29,11 @@
  * At points where paths join, a state that another explored state covers
  * is pruned; registers that no path from there reads (liveness, computed
  * backwards over the control-flow graph) are left out of the comparison,
- * so a dead register's leftover value does not keep paths apart.  A budget on explored instructions turns path explosion into a
- * "too complex" rejection instead of a hang. */
+ * so a dead register's leftover value does not keep paths apart.  A budget
+ * on the work (instructions explored plus state comparisons, by the memory
+ * they read) and a cap on branches waiting to be explored turn path
+ * explosion into a "too complex" rejection instead of a hang: at most about
+ * 0.6 s and 30 MB per verification. */
 
 #include "oko-verifier.h"
 
@@ -57,6 +60,7 @@
 #define MAX_STATES_PER_INSN 32
 #define MAX_STATES 8192
 #define MAX_STORED_BYTES (16u << 20)    /* all stored states of one verification */
+#define MAX_PENDING 1024                /* branches waiting (8.6 KB each: 8.8 MB) */
 
 enum vtype {
     T_NOT_INIT,
@@ -126,7 +130,7 @@ struct vstate {
  * spill slots that hold no spill (most programs spill to a few), about 2 KB
  * instead of 8.6 KB.  Kept in an arena (oko-arena.h) of at most
  * MAX_STORED_BYTES: when it is full, no more states are kept, which only
- * makes pruning weaker (the instruction budget still bounds the work). */
+ * makes pruning weaker (the budget still bounds the work). */
 struct stored_state {
     struct stored_state *next;
     struct vreg regs[N_REGS];
@@ -154,6 +158,9 @@ struct verifier {
     size_t n_pending, max_pending;
     uint32_t next_id;
     size_t explored, budget, pruned;
+    size_t compared;                        /* stored states compared at join points */
+    size_t compare_cost;                    /* their cost, charged to the budget */
+    size_t max_depth;                       /* most pending states at once */
     uint64_t min_len;
     uint8_t *explored_insns;                /* NULL, or 1 per instruction reached */
 };
@@ -1693,6 +1700,10 @@ do_cond_jump(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
     struct vstate *taken = NULL;
     bool ok[2];
     struct vstate *states[2];
+    if (v->n_pending == MAX_PENDING) {
+        return verr(v, pc, "the program is too complex: more than %d branches wait to be "
+                    "explored at once", MAX_PENDING);
+    }
     if (v->n_pending == v->max_pending) {
         size_t n = v->max_pending ? v->max_pending * 2 : 64;
         struct vstate *p = realloc(v->pending, n * sizeof *p);
@@ -1735,6 +1746,9 @@ do_cond_jump(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
     taken->pc = pc + 1 + insn->off;
     if (ok[1]) {
         v->n_pending++;
+        if (v->n_pending > v->max_depth) {
+            v->max_depth = v->n_pending;
+        }
     }
     return ok[0] ? 0 : -1;                  /* -1: this path ends here */
 }
@@ -1778,6 +1792,9 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
     }
     switch (old->type) {
     case T_SCALAR:
+        if (!old->v.t.mask && !new->v.t.mask) {         /* both constants */
+            return old->v.t.value == new->v.t.value;    /* the common case, quickly */
+        }
         return oko_scalar_covers(&old->v, &new->v)
                && (oko_scalar_is_const(&old->v)
                    || (same_id(m, old->id, new->id) && old->off == new->off));
@@ -1803,20 +1820,11 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
     }
 }
 
-/* The stored state's spill of the slot that starts at stack byte 'b'
- * (stype[b] == S_SPILL). */
-static const struct vreg *
-stored_spill(const struct stored_state *st, int b)
-{
-    int slot = b / 8;
-    uint64_t below = slot ? st->spilled & (UINT64_MAX >> (64 - slot)) : 0;
-    return &st->spill[__builtin_popcountll(below)];
-}
-
 static bool
 state_covers(const struct stored_state *old, const struct vstate *new, uint16_t live)
 {
-    struct idmap m = { .n = 0 };
+    struct idmap m;
+    m.n = 0;                                /* (not zeroed whole: 0.5 KB per comparison) */
     if (new->len_min < old->len_min || new->len_max > old->len_max) {
         return false;
     }
@@ -1835,22 +1843,28 @@ state_covers(const struct stored_state *old, const struct vstate *new, uint16_t 
             return false;
         }
     }
-    for (int b = 0; b < STACK_BYTES; b++) {
-        uint8_t o = old->stype[b], n = new->stype[b];
-        if (o == S_INVALID) {
-            continue;
-        }
-        if (o == S_MISC) {
-            if (n == S_INVALID || (n == S_SPILL && is_pointer(&new->spill[b / 8]))) {
+    /* Slot by slot: a slot is wholly S_SPILL or holds no S_SPILL byte. */
+    int k = 0;                              /* index of the next spill in old->spill[] */
+    for (int slot = 0; slot < STACK_SLOTS; slot++) {
+        const uint8_t *ot = &old->stype[slot * 8], *nt = &new->stype[slot * 8];
+        if (old->spilled & (UINT64_C(1) << slot)) {
+            if (nt[0] != S_SPILL || !reg_covers(&old->spill[k++], &new->spill[slot], &m)) {
                 return false;
             }
             continue;
         }
-        if (n != S_SPILL) {
-            return false;
+        uint64_t ow, nw;
+        memcpy(&ow, ot, 8);
+        memcpy(&nw, nt, 8);
+        if (ow == nw) {
+            continue;                       /* the same invalid and plain bytes */
         }
-        if (b % 8 == 0 && !reg_covers(stored_spill(old, b), &new->spill[b / 8], &m)) {
-            return false;
+        bool new_pointer = nt[0] == S_SPILL && is_pointer(&new->spill[slot]);
+        for (int b = 0; b < 8; b++) {
+            /* A plain byte covers any byte but an invalid one or a pointer's. */
+            if (ot[b] == S_MISC && (nt[b] == S_INVALID || new_pointer)) {
+                return false;
+            }
         }
     }
     return true;
@@ -1862,6 +1876,16 @@ static bool
 prune(struct verifier *v, const struct vstate *s)
 {
     for (struct stored_state *st = v->seen[s->pc]; st; st = st->next) {
+        /* A comparison reads up to the whole stored state: charged to the
+         * budget, or paths that never join could make 32 comparisons per
+         * instruction explored (each walking 64 spilled slots).  One unit
+         * (about the registers and stack byte states, 1.6 KB) plus one per
+         * 8 spilled slots it holds (0.8 KB): the budget bounds memory read. */
+        v->compared++;
+        v->compare_cost += 1 + __builtin_popcountll(st->spilled) / 8;
+        if (v->explored + v->compare_cost > v->budget) {
+            return false;                   /* explore() reports it */
+        }
         if (state_covers(st, s, v->live[s->pc])) {
             v->pruned++;
             return true;
@@ -1984,9 +2008,10 @@ explore(struct verifier *v)
 
     int err = 0;
     for (;;) {
-        if (++v->explored > v->budget) {
-            err = verr(v, s->pc, "the program is too complex: more than %zu instructions "
-                       "explored over all its paths", v->budget);
+        if (++v->explored + v->compare_cost > v->budget) {
+            err = verr(v, s->pc, "the program is too complex: more than %zu steps (instructions "
+                       "explored and states compared where paths join) over all its paths",
+                       v->budget);
             break;
         }
         if (v->explored_insns) {
@@ -2076,6 +2101,9 @@ out:
         stats->pruned = v.pruned;
         stats->stored = v.n_stored;
         stats->stored_bytes = v.stored.used;
+        stats->compared = v.compared;
+        stats->compare_cost = v.compare_cost;
+        stats->max_pending = v.max_depth;
     }
     oko_arena_destroy(&v.stored);
     free(v.join);

@@ -35,7 +35,7 @@ static void
 usage(void)
 {
     fprintf(stderr,
-            "usage: oko-filter verify FILE [--min-len N]\n"
+            "usage: oko-filter verify FILE [--min-len N] [--cost]\n"
             "       oko-filter disasm FILE\n"
             "       oko-filter run FILE TRACE.pcap [--interpret] [--quiet] [--json]\n"
             "                      [--clock pcap] [--map MAP:KEYHEX=VALUEHEX]... [--repeat N]\n"
@@ -48,7 +48,8 @@ usage(void)
             "value; count_min: a u32 increment).  --clock pcap: oko_time_ns() returns the\n"
             "packet's capture time.  --json: verdicts and map entries as one JSON object.\n"
             "--repeat N: a benchmark: the trace (held in memory) N more times, timed as a\n"
-            "whole, then 'ns per packet' without the per-packet clock reads.\n");
+            "whole, then 'ns per packet' without the per-packet clock reads.\n"
+            "--cost: what the verification spent of its budget (1,000,000 steps).\n");
     exit(2);
 }
 
@@ -107,12 +108,15 @@ static int
 cmd_verify(int argc, char *argv[])
 {
     struct oko_filter_options opts = { .interpret = true };
+    bool show_cost = false;
     if (argc < 1) {
         usage();
     }
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--min-len") && i + 1 < argc) {
             opts.verify.min_len = strtoull(argv[++i], NULL, 0);
+        } else if (!strcmp(argv[i], "--cost")) {
+            show_cost = true;
         } else {
             usage();
         }
@@ -137,6 +141,12 @@ cmd_verify(int argc, char *argv[])
     printf("%s: accepted: %zu instructions%s, %zu maps (%zu bytes), %zu instructions explored, "
            "%zu paths pruned\n", argv[0], n_insns, inlined, n_maps, f->memory,
            f->verify_stats.explored, f->verify_stats.pruned);
+    if (show_cost) {
+        printf("  %zu states compared (%zu steps of the budget), %zu stored (%zu bytes), "
+               "at most %zu branches pending\n", f->verify_stats.compared,
+               f->verify_stats.compare_cost, f->verify_stats.stored,
+               f->verify_stats.stored_bytes, f->verify_stats.max_pending);
+    }
     memcpy(copy.maps, maps, sizeof maps);
     print_maps(&copy);
     oko_filter_destroy(f);
