@@ -40,6 +40,7 @@
 #include "openvswitch/ofp-actions.h"
 #include "ovs-rcu.h"
 #include "seq.h"
+#include "simap.h"
 #include "timeval.h"
 #include "ovs-thread.h"
 #include "unixctl.h"
@@ -510,6 +511,26 @@ ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofpt
     }
     ds_destroy(&why);
     return error;
+}
+
+/* For memory/show: the bridge's programs and what their maps take (in KiB:
+ * simap values are 'unsigned int').  A program unloaded is gone from here at
+ * once; its memory goes back to the system when no thread can run it any
+ * more (after an RCU grace period), by munmap (oko-map.c). */
+void
+ofproto_oko_get_memory_usage(const struct ofproto *ofproto, struct simap *usage)
+{
+    struct oko_ofproto *oko = ofproto->oko;
+    if (!oko || !oko->n_progs) {
+        return;
+    }
+    size_t bytes = 0;
+    struct oko_prog *prog;
+    CMAP_FOR_EACH (prog, node, &oko->progs) {
+        bytes += prog_filter(prog)->memory;
+    }
+    simap_increase(usage, "oko-programs", oko->n_progs);
+    simap_increase(usage, "oko-map-kB", DIV_ROUND_UP(bytes, 1024));
 }
 
 void

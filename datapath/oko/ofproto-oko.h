@@ -28,6 +28,7 @@
 struct dp_packet;
 struct ofconn;
 struct ofp_header;
+struct simap;
 struct ofproto;
 struct ofputil_flow_mod;
 struct oko_chain;
@@ -44,6 +45,9 @@ void ofproto_oko_init(void);
 
 /* Frees the bridge's programs; no thread may run them any more. */
 void ofproto_oko_destroy(struct ofproto *);
+
+/* Adds "oko-programs" and "oko-map-kB" to memory/show's 'usage'. */
+void ofproto_oko_get_memory_usage(const struct ofproto *, struct simap *usage);
 
 /* Flow mods and rules (ofproto.c).  A flow mod's filter_prog must name a
  * loaded program (OKO_EC_UNKNOWN_PROG otherwise).  The rule counts back
