@@ -56,6 +56,17 @@ def test_every_controller_listener_is_on_loopback_by_default(system):
     assert all(a == f"127.0.0.1:{p}" for p, addrs in seen.items() for a in addrs), seen
 
 
+def test_controller_heap_is_capped_at_two_gigabytes_by_default(system):
+    """OKO_KARAF_HEAP (default 2g) is the running JVM's maximum heap, not a quarter of the machine's RAM."""
+    pids = system.sh("pgrep -f 'org.apache.karaf.main.Main'").stdout.split()
+    assert len(pids) == 1, pids
+    # The JDK's jcmd asks the JVM itself (the toolchain's env.sh names the JDK).
+    flags = system.sh(f". {REPO}/.toolchain/env.sh && \"$OKO_JAVA_HOME/bin/jcmd\" {pids[0]} VM.flags").stdout
+    m = re.search(r"-XX:MaxHeapSize=(\d+)", flags)
+    assert m, flags
+    assert int(m.group(1)) == 2 << 30, flags
+
+
 def test_console_script_runs_one_command_as_the_readme_shows(system):
     r = system.sh(f"{REPO}/it/system/console feature:list -i")
     assert r.returncode == 0 and "odl-oko" in r.stdout and "Started" in r.stdout, r.stdout + r.stderr
