@@ -1575,6 +1575,13 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
         verr(v, pc, "32-bit comparison of a pointer is not allowed");
         return -1;
     }
+    /* "a & b" of two addresses depends on where the object is, not only on
+     * the offsets: refused for any pointer. */
+    if (rel == R_SET || rel == R_NSET) {
+        verr(v, pc, "testing bits of %s (jset) is not allowed",
+             type_names[is_pointer(a) ? a->type : b->type]);
+        return -1;
+    }
     /* NULL check of a map lookup's result. */
     struct vreg *p = a->type == T_MAP_VALUE_OR_NULL ? a : b->type == T_MAP_VALUE_OR_NULL ? b : NULL;
     struct vreg *other = p == a ? b : a;

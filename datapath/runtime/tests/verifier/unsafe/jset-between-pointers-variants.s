@@ -1,3 +1,6 @@
+# rule: pointer comparisons stay at or above the object's start
+# reject: testing bits of a packet pointer (jset) is not allowed
+# insn: 7
 # variant of 02: jset pkt vs pkt_end (r1 & (r1+len)) and stack vs stack; accepted (17 explored)
 # jset between the packet end and a packet pointer, and between two stack pointers: also accepted
 mov %r3, %r1

@@ -1,3 +1,6 @@
+# rule: pointer comparisons stay at or above the object's start
+# reject: testing bits of a packet pointer (jset) is not allowed
+# insn: 3
 # FINDING 02: jset between two pointers into one object tests address bits (address info reaches r0)
 # rule: 5 (two pointers compare as their offsets do) / promise: no information about where
 #   objects are in memory reaches r0
