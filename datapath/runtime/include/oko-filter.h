@@ -81,14 +81,21 @@ void oko_filter_destroy(struct oko_filter *filter);
  * longer (a dp_packet's size is 32 bits: TSO frames, jumbo pcaps). */
 #define OKO_R0_TOO_LONG (UINT64_MAX - 1)
 
+/* r0 for a packet whose data pointer is NULL (an empty packet some
+ * datapath left without a buffer): the program did not run (a program
+ * error).  The verifier decides "r1 == 0" as false, since r1 points into a
+ * packet; run on address 0 it would take the branch the verifier never
+ * checked. */
+#define OKO_R0_NO_PACKET (UINT64_MAX - 2)
+
 /* Runs 'filter' on a packet and returns r0, for a caller already inside an
  * epoch section (see oko_filter_run()), such as a datapath thread that
  * enters once for a batch of packets. */
 static inline uint64_t
 oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt, uint64_t len)
 {
-    if (__builtin_expect(len > OKO_MAX_PKT_LEN, 0)) {
-        return OKO_R0_TOO_LONG;
+    if (__builtin_expect(len > OKO_MAX_PKT_LEN || !pkt, 0)) {
+        return pkt ? OKO_R0_TOO_LONG : OKO_R0_NO_PACKET;
     }
     void *stack_top = oko_stack_top();
     if (__builtin_expect(!stack_top, 0)) {

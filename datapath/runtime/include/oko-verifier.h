@@ -52,6 +52,7 @@ struct oko_verify_stats {
     size_t stored_bytes;                /* their memory (at most 16 MiB) */
     size_t compared;                    /* stored states compared with a new one */
     size_t compare_cost;                /* charged to the budget: 1 + spilled slots / 8 each */
+    size_t narrowed;                    /* copies narrowed with a register (1 step each) */
     size_t max_pending;                 /* most branches waiting at once */
 };
 

@@ -30,8 +30,9 @@
  * is pruned; registers that no path from there reads (liveness, computed
  * backwards over the control-flow graph) are left out of the comparison,
  * so a dead register's leftover value does not keep paths apart.  A budget
- * on the work (instructions explored plus state comparisons, by the memory
- * they read) and a cap on branches waiting to be explored turn path
+ * on the work (instructions explored, state comparisons by the memory they
+ * read, copies of a register narrowed with it) and a cap on branches
+ * waiting to be explored turn path
  * explosion into a "too complex" rejection instead of a hang: at most about
  * 0.6 s and 30 MB per verification. */
 
@@ -160,10 +161,18 @@ struct verifier {
     size_t explored, budget, pruned;
     size_t compared;                        /* stored states compared at join points */
     size_t compare_cost;                    /* their cost, charged to the budget */
+    size_t narrowed;                        /* copies narrowed with a register, charged */
     size_t max_depth;                       /* most pending states at once */
     uint64_t min_len;
     uint8_t *explored_insns;                /* NULL, or 1 per instruction reached */
 };
+
+/* The work done so far, as the budget counts it. */
+static size_t
+work(const struct verifier *v)
+{
+    return v->explored + v->compare_cost + v->narrowed;
+}
 
 static int
 verr(struct verifier *v, int pc, const char *fmt, ...)
@@ -297,6 +306,9 @@ check_encoding(struct verifier *v, int pc)
             || v->insns[pc + 1].off) {
             return verr(v, pc + 1, "malformed second half of lddw (it must be all zero but imm)");
         }
+        if (insn->off) {
+            return verr(v, pc, "lddw does not use its offset; it must be 0");
+        }
         if (insn->src == OKO_PSEUDO_MAP_INDEX) {
             if (insn->imm < 0 || (size_t) insn->imm >= v->prog->n_maps) {
                 return verr(v, pc, "reference to map index %d, but the program declares %zu maps",
@@ -306,19 +318,25 @@ check_encoding(struct verifier *v, int pc)
             return verr(v, pc, "lddw with src %d is not supported", insn->src);
         }
         return 0;
+    /* Unused fields must be 0 here too, as for ALU (alu_encoding_error()),
+     * and as the Linux verifier and PREVAIL require: a later revision of the
+     * instruction set may give them a meaning our engines would ignore. */
     case CLASS_LDX:
         if (mode == MODE_MEM || (mode == MODE_MEMSX && size != SIZE_DW)) {
-            return 0;
+            return insn->imm ? verr(v, pc, "opcode 0x%02x: a load does not use imm; it must be 0",
+                                    insn->opcode) : 0;
         }
         break;
     case CLASS_ST:
         if (mode == MODE_MEM) {
-            return 0;
+            return insn->src ? verr(v, pc, "opcode 0x%02x: a store of an immediate does not use "
+                                    "src; it must be 0", insn->opcode) : 0;
         }
         break;
     case CLASS_STX:
         if (mode == MODE_MEM) {
-            return 0;
+            return insn->imm ? verr(v, pc, "opcode 0x%02x: a store from a register does not use "
+                                    "imm; it must be 0", insn->opcode) : 0;
         }
         if (mode == MODE_ATOMIC && (size == SIZE_W || size == SIZE_DW)) {
             int a = insn->imm;
@@ -362,11 +380,19 @@ check_encoding(struct verifier *v, int pc)
                 /* Checked here too, so that unreachable code cannot hold one. */
                 return verr(v, pc, "call to unknown helper %d", insn->imm);
             }
+            if (insn->dst || insn->off) {
+                return verr(v, pc, "opcode 0x85: a call uses only imm (the helper); dst and off "
+                            "must be 0");
+            }
             return 0;
         }
         if (op == OP_EXIT) {
             if (cls == CLASS_JMP32 || (insn->opcode & SRC_X)) {
                 break;
+            }
+            if (insn->dst || insn->src || insn->off || insn->imm) {
+                return verr(v, pc, "opcode 0x95: exit uses no field; dst, src, off and imm must "
+                            "be 0");
             }
             return 0;
         }
@@ -1373,13 +1399,22 @@ flip_rel(int r)
 
 /* Narrows the register 'r' (in 's', or a copy) to 'value', and every scalar
  * that shares its base: x = r + (x.off - r.off) as integers.  Returns false
- * if some copy has no value left (the branch cannot be taken). */
+ * if some copy has no value left (the branch cannot be taken).  Each copy
+ * besides 'r' costs a step of the budget: a register copied into all 64
+ * stack slots would otherwise make every comparison 65 narrowings (each an
+ * addition and a meet) for the price of one instruction, 14 s of work in
+ * a program of 4,000 instructions. */
 static bool
-set_scalar(struct vstate *s, const struct vreg *r, const struct oko_scalar *value)
+set_scalar(struct verifier *v, struct vstate *s, const struct vreg *r,
+           const struct oko_scalar *value)
 {
     uint32_t id = r->id;
     int64_t off = r->off;
     bool is_reg = r >= s->regs && r < s->regs + N_REGS;
+    if (!id) {
+        /* No copies: only the register, if 'r' is one (not an immediate). */
+        return !is_reg || oko_scalar_meet(&s->regs[r - s->regs].v, value);
+    }
     for (int i = 0; i < N_REGS + STACK_SLOTS; i++) {
         struct vreg *x = i < N_REGS ? &s->regs[i] : &s->spill[i - N_REGS];
         if (i >= N_REGS && s->stype[(i - N_REGS) * 8] != S_SPILL) {
@@ -1387,6 +1422,9 @@ set_scalar(struct vstate *s, const struct vreg *r, const struct oko_scalar *valu
         }
         if (x->type != T_SCALAR || !((is_reg && x == r) || (id && x->id == id))) {
             continue;
+        }
+        if (x != r) {
+            v->narrowed++;
         }
         struct oko_scalar shifted = *value;
         if (x->off != off) {
@@ -1504,7 +1542,6 @@ static bool
 narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a, struct vreg *b,
                int rel, bool is32)
 {
-    (void) v;
     if (b->type == T_LEN && a->type != T_LEN) {
         struct vreg *t = a;
         a = b;
@@ -1523,10 +1560,10 @@ narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a, struct vreg
     if (!oko_scalar_relate((enum oko_rel) rel, !is32, &x, &y)) {
         return false;
     }
-    if (a->type == T_SCALAR && !set_scalar(s, a, &x)) {
+    if (a->type == T_SCALAR && !set_scalar(v, s, a, &x)) {
         return false;
     }
-    if (b->type == T_SCALAR && !set_scalar(s, b, &y)) {
+    if (b->type == T_SCALAR && !set_scalar(v, s, b, &y)) {
         return false;
     }
     return true;
@@ -1890,7 +1927,7 @@ prune(struct verifier *v, const struct vstate *s)
          * 8 spilled slots it holds (0.8 KB): the budget bounds memory read. */
         v->compared++;
         v->compare_cost += 1 + __builtin_popcountll(st->spilled) / 8;
-        if (v->explored + v->compare_cost > v->budget) {
+        if (work(v) > v->budget) {
             return false;                   /* explore() reports it */
         }
         if (state_covers(st, s, v->live[s->pc])) {
@@ -2015,10 +2052,11 @@ explore(struct verifier *v)
 
     int err = 0;
     for (;;) {
-        if (++v->explored + v->compare_cost > v->budget) {
+        ++v->explored;
+        if (work(v) > v->budget) {
             err = verr(v, s->pc, "the program is too complex: more than %zu steps (instructions "
-                       "explored and states compared where paths join) over all its paths",
-                       v->budget);
+                       "explored, states compared where paths join, copies narrowed by "
+                       "comparisons) over all its paths", v->budget);
             break;
         }
         if (v->explored_insns) {
@@ -2110,6 +2148,7 @@ out:
         stats->stored_bytes = v.stored.used;
         stats->compared = v.compared;
         stats->compare_cost = v.compare_cost;
+        stats->narrowed = v.narrowed;
         stats->max_pending = v.max_depth;
     }
     oko_arena_destroy(&v.stored);

@@ -23,10 +23,11 @@
 static char *
 read_text(const char *path)
 {
-    static char buf[65536];
+    static char buf[1 << 20];
     FILE *f = fopen(path, "r");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     size_t n = fread(buf, 1, sizeof buf - 1, f);
+    CU_ASSERT_FATAL(feof(f));           /* the whole file, not its start */
     buf[n] = '\0';
     fclose(f);
     return buf;

@@ -23,8 +23,9 @@ read_text(const char *path)
 {
     FILE *f = fopen(path, "r");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    static char buf[65536];
+    static char buf[1 << 20];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
+    CU_ASSERT_FATAL(feof(f));           /* the whole file, not its start */
     buf[n] = '\0';
     fclose(f);
     return buf;
@@ -85,6 +86,7 @@ test_unsafe_corpus(void)
         if (err) {
             printf("\n  %s: does not assemble: %s", names[i], error);
             CU_FAIL("corpus program does not assemble");
+            free(names[i]);
             continue;
         }
         err = inline_and_verify(&prog, error);
@@ -467,6 +469,35 @@ test_longer_packets_do_not_run(void)
     }
 }
 
+/* The verifier decides "r1 == 0" as false (r1 points into a packet).  A
+ * NULL packet buffer would take the branch it never checked: here that
+ * branch returns 7. */
+static void
+test_null_packet_does_not_run(void)
+{
+    static const char text[] =
+        "jeq %r1, 0, null\n"
+        "mov %r0, 0\n"
+        "exit\n"
+        "null:\n"
+        "mov %r0, 7\n"
+        "exit\n";
+    static uint8_t packet[1];
+    for (int interpret = 0; interpret <= 1; interpret++) {
+        struct oko_program prog;
+        struct oko_filter *f;
+        char error[OKO_ERROR_MAX];
+        CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
+        struct oko_filter_options opts = { .interpret = interpret };
+        CU_ASSERT_EQUAL_FATAL(oko_filter_from_program(&prog, &opts, &f, error), 0);
+        CU_ASSERT_EQUAL(oko_filter_run(f, packet, 0), 0);
+        uint64_t r0 = oko_filter_run(f, NULL, 0);
+        CU_ASSERT_EQUAL(r0, OKO_R0_NO_PACKET);
+        CU_ASSERT_EQUAL(oko_verdict_of(r0), OKO_VERDICT_ERROR);
+        oko_filter_destroy(f);
+    }
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -476,6 +507,7 @@ main(int argc, char *argv[])
         { "compiled programs", test_compiled_programs },
         { "instruction limit", test_instruction_limit },
         { "too complex", test_too_complex },
+        { "a NULL packet does not run", test_null_packet_does_not_run },
         { "branches waiting are bounded", test_pending_branches_bounded },
         { "minimum length limit", test_min_len_limit },
         { "stored states bounded and given back", test_stored_states_bounded },

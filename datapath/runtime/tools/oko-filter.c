@@ -142,9 +142,10 @@ cmd_verify(int argc, char *argv[])
            "%zu paths pruned\n", argv[0], n_insns, inlined, n_maps, f->memory,
            f->verify_stats.explored, f->verify_stats.pruned);
     if (show_cost) {
-        printf("  %zu states compared (%zu steps of the budget), %zu stored (%zu bytes), "
-               "at most %zu branches pending\n", f->verify_stats.compared,
-               f->verify_stats.compare_cost, f->verify_stats.stored,
+        printf("  %zu states compared (%zu steps of the budget), %zu copies narrowed by "
+               "comparisons (as many steps), %zu stored (%zu bytes), at most %zu branches "
+               "pending\n", f->verify_stats.compared, f->verify_stats.compare_cost,
+               f->verify_stats.narrowed, f->verify_stats.stored,
                f->verify_stats.stored_bytes, f->verify_stats.max_pending);
     }
     memcpy(copy.maps, maps, sizeof maps);

@@ -1,6 +1,6 @@
 # rule: verification work is bounded
 # reject: the program is too complex: more than 1000000 steps
-# insn: 155
+# insn: 147
 # what: verification time DoS via pruning cost. Every explored instruction at a join point is
 #   compared (state_covers) with up to 32 stored states, each comparison walking all 512 stack
 #   bytes before reaching the slot that differs (fp-8). 2^11 paths that differ only in a spilled

@@ -1,21 +1,14 @@
-# FINDING 01: verification-time DoS through set_scalar (copy narrowing), not charged to the budget
-# rule: verification itself is bounded (~1,000,000 steps, under ~1 s)
-# what: every conditional jump on a scalar runs set_scalar() for each operand, which walks all
-#   11 registers + 64 spill slots and, for every copy sharing the scalar's id with a different
-#   'off', does oko_scalar_alu(add) + oko_scalar_meet (normalize: up to 3 deduce rounds).  The
-#   budget charges one step per instruction.  Spill 64 copies of r6 (r6 + i, same id, distinct
-#   off) to the stack, keep another copy r7 = r6 + 2000, then run ~3500 jumps "jgt r6, r7, out"
-#   (decided: taken side empty, not-taken side narrows BOTH operands -> 2 x ~67 alu+meet each).
-#   A 2^8 path explosion (jset diamonds on r8, r9 counting, r9 returned so paths never prune)
-#   multiplies this up to ~947K steps, inside the 1M budget.  Also each jump memcpy's an
-#   8.6 KB vstate into the pending slot even when the taken side is infeasible.
-# evidence: oko-filter verify dos2.s --cost (build/oko-filter, -O2):
-#   "accepted: 3722 instructions ... 947204 instructions explored, 0 paths pruned
-#    13403 states compared ... at most 8 branches pending"  13.86 s wall, 3.2 MB RSS
-#   (the imm variant "jgt r6, 1000+i, out" (one operand narrowed) : accepted in 6.8 s).
-# generator: /tmp/audit2/gen_dos1.py 8 3500 (then jgt r6, r7 with r7 = r6 + 2000)
-# fix idea: charge set_scalar/learn_pkt_range/NULL-propagation work (copies touched) to the
-#   budget, or cap the copies per id.
+# rule: verification work is bounded
+# reject: the program is too complex: more than 1000000 steps
+# insn: 513
+# what: verification-time DoS through the narrowing of copies (second audit, finding 01). Every
+#   conditional jump on a scalar narrows each copy sharing the scalar's id (an addition and a
+#   meet each), and the budget charged one step per instruction. 64 copies of r6 (r6 + i, one id)
+#   spilled to the stack, another copy r7 = r6 + 2000, then ~3,500 decided jumps "jgt r6, r7, out"
+#   (each narrows both operands: 2 x ~67 copies), multiplied by 2^8 paths (jset diamonds counting
+#   in r9, which is returned, so paths never prune): ~947,000 instructions, inside the budget.
+# before the fix: accepted after 13.9 s (947,204 instructions explored); now refused in 0.12 s:
+#   each copy narrowed besides the register itself is one step of the budget.
 call 6
 mov %r8, %r0
 call 6
