@@ -38,6 +38,8 @@ import org.opendaylight.openflowplugin.applications.reconciliation.Reconciliatio
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.osgi.service.component.annotations.Activate;
@@ -82,20 +84,19 @@ public final class OkoNorthbound implements AutoCloseable {
 
         registrations.add(mastership.register(ownership));
         reconciliation = reconciliationManager.registerService(ownership);
+        // Per switch and per program entry, so that a change reaches only what it touches.
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
-            DataObjectReference.builder(Switches.class).build(), changes -> configurationChanged()));
+            DataObjectReference.builder(Switches.class).child(Switch.class).build(),
+            changes -> configChanges.execute(() -> ownership.switchesChanged(changes))));
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
-            DataObjectReference.builder(Programs.class).build(), changes -> configurationChanged()));
+            DataObjectReference.builder(Programs.class).child(Program.class).build(),
+            changes -> configChanges.execute(() -> ownership.programsChanged(changes))));
         final var sendMaps = new SendMapsCollector(broker, notificationPublisher, loaded);
         registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class, sendMaps::onMessage));
         registrations.add(sendMaps::close);
         registrations.add(rpcProvider.registerRpcImplementations(
             new OkoRpcs(broker, resolver, installer, loaded, client, SWITCH_TIMEOUT_MILLIS).implementations()));
         LOG.info("Oko northbound started (reconciliation priority {})", SwitchOwnership.RECONCILIATION_PRIORITY);
-    }
-
-    private void configurationChanged() {
-        configChanges.execute(ownership::configurationChanged);
     }
 
     @Deactivate

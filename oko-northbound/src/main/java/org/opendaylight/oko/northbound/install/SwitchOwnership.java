@@ -12,10 +12,13 @@ import static java.util.Objects.requireNonNull;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.DataTreeModification;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
@@ -26,6 +29,8 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.params.xml.ns.yang.openflowplugin.rf.state.rev170713.ResultState;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.slf4j.Logger;
@@ -118,11 +123,41 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         sync.markDisconnected(node);
     }
 
-    /** Configuration changed: every switch concerned is brought in line (or marked, when nobody masters it). */
-    public void configurationChanged() {
-        programInfo.publish();
-        final Set<String> nodes = new LinkedHashSet<>(sync.configuredSwitches());
-        nodes.addAll(owned);
+    /**
+     * Switch entries changed: those switches, and only those, are brought in line. The work a change causes is
+     * that of the switches it touches: with a fleet, re-syncing every switch on every change made N reads per
+     * change, and in a persistent datastore every transaction, reads included, leaves journal entries.
+     */
+    public void switchesChanged(final List<DataTreeModification<Switch>> changes) {
+        final Set<String> nodes = new LinkedHashSet<>();
+        for (var change : changes) {
+            final Switch sw = change.getRootNode().dataAfter() != null ? change.getRootNode().dataAfter()
+                : change.getRootNode().dataBefore();
+            if (sw != null) {
+                nodes.add(sw.getNode().getValue());
+            }
+        }
+        configurationChanged(nodes);
+    }
+
+    /** Programs changed: their info is published, and the switches that name one of them are brought in line. */
+    public void programsChanged(final List<DataTreeModification<Program>> changes) {
+        programInfo.publish(changes);
+        final Set<String> names = new HashSet<>();
+        for (var change : changes) {
+            final Program program = change.getRootNode().dataAfter() != null ? change.getRootNode().dataAfter()
+                : change.getRootNode().dataBefore();
+            if (program != null) {
+                names.add(program.getName().getValue());
+            }
+        }
+        if (!names.isEmpty()) {
+            configurationChanged(sync.switchesUsing(names));
+        }
+    }
+
+    /** These switches' configuration changed: each is brought in line (or marked, when nobody masters it). */
+    void configurationChanged(final Set<String> nodes) {
         for (String node : nodes) {
             if (owned.contains(node)) {
                 sync.sync(node);

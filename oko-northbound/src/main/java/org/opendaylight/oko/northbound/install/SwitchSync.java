@@ -94,14 +94,18 @@ public final class SwitchSync {
         }
     }
 
-    /** Nodes that have configuration. */
-    public Set<String> configuredSwitches() {
+    /** Nodes whose configuration names one of these programs (one read of /switches). */
+    public Set<String> switchesUsing(final Set<String> programNames) {
         try (var tx = broker.newReadOnlyTransaction()) {
             final Set<String> nodes = new LinkedHashSet<>();
             DatastoreReads.await(tx.read(LogicalDatastoreType.CONFIGURATION,
                     DataObjectIdentifier.builder(Switches.class).build()), switchTimeoutMillis, "the configuration")
-                .ifPresent(switches -> switches.nonnullSwitch().keySet()
-                    .forEach(key -> nodes.add(key.getNode().getValue())));
+                .ifPresent(switches -> switches.nonnullSwitch().values().forEach(sw -> {
+                    if (sw.nonnullProgram().values().stream().anyMatch(p -> p.getProgram() != null
+                            && programNames.contains(p.getProgram().getValue()))) {
+                        nodes.add(sw.getNode().getValue());
+                    }
+                }));
             return nodes;
         }
     }

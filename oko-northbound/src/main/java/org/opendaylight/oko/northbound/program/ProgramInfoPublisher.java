@@ -9,17 +9,16 @@ package org.opendaylight.oko.northbound.program;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.MoreExecutors;
 import java.util.List;
-import java.util.Optional;
 import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.DataTreeModification;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
-import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapIndex;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapType;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.MapName;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramsBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.program.Info;
@@ -39,10 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProgramInfoPublisher {
     private static final Logger LOG = LoggerFactory.getLogger(ProgramInfoPublisher.class);
-    private static final DataObjectIdentifier<Programs> PROGRAMS = DataObjectIdentifier.builder(Programs.class)
-        .build();
-
-    private static final long READ_TIMEOUT_MILLIS = 30_000;
 
     private final DataBroker broker;
     private final ProgramResolver resolver;
@@ -52,32 +47,40 @@ public final class ProgramInfoPublisher {
         this.resolver = requireNonNull(resolver);
     }
 
-    public void publish() {
-        final Optional<Programs> config;
-        try (var tx = broker.newReadOnlyTransaction()) {
-            config = DatastoreReads.await(tx.read(LogicalDatastoreType.CONFIGURATION, PROGRAMS), READ_TIMEOUT_MILLIS,
-                "the configured programs");
-        } catch (IllegalStateException e) {
-            LOG.warn("Program info not published", e);
+    /**
+     * Publishes the info of the programs these configuration changes touched (and removes the removed ones), in
+     * one write to the operational datastore. Reads nothing: what changed is in the changes, so the work does not
+     * grow with the number of programs.
+     */
+    public void publish(final List<DataTreeModification<Program>> changes) {
+        if (changes.isEmpty()) {
             return;
         }
-        final List<Program> programs = new ArrayList<>();
-        config.ifPresent(c -> c.nonnullProgram().values().forEach(program -> programs.add(
-            new ProgramBuilder(program).setInfo(info(program)).build())));
         final var tx = broker.newWriteOnlyTransaction();
-        tx.put(LogicalDatastoreType.OPERATIONAL, PROGRAMS,
-            new ProgramsBuilder().setProgram(BindingMap.ordered(programs)).build());
-        tx.commit().addCallback(new com.google.common.util.concurrent.FutureCallback<Object>() {
+        for (var change : changes) {
+            final Program after = change.getRootNode().dataAfter();
+            if (after == null) {
+                tx.delete(LogicalDatastoreType.OPERATIONAL, programPath(change.getRootNode().dataBefore()));
+            } else {
+                tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, programPath(after),
+                    new ProgramBuilder(after).setInfo(info(after)).build());
+            }
+        }
+        tx.commit().addCallback(new FutureCallback<Object>() {
             @Override
             public void onSuccess(final Object result) {
-                LOG.debug("Program info published for {} programs", programs.size());
+                LOG.debug("Program info published for {} changed programs", changes.size());
             }
 
             @Override
             public void onFailure(final Throwable cause) {
                 LOG.warn("Cannot publish program info", cause);
             }
-        }, com.google.common.util.concurrent.MoreExecutors.directExecutor());
+        }, MoreExecutors.directExecutor());
+    }
+
+    private static DataObjectIdentifier<Program> programPath(final Program program) {
+        return DataObjectIdentifier.builder(Programs.class).child(Program.class, program.key()).build();
     }
 
     Info info(final Program program) {

@@ -15,12 +15,15 @@ import com.google.common.util.concurrent.SettableFuture;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.filters.FilterCatalog;
@@ -34,13 +37,16 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.LibraryFilterName;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.settings.ParameterBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.source.source.ElfBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.source.source.LibraryBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.util.BindingMap;
 import org.opendaylight.yangtools.yang.common.Uint32;
 
@@ -57,18 +63,20 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     private final FakeSwitchClient client = new FakeSwitchClient();
     private final LoadedPrograms loaded = new LoadedPrograms();
     private final ExecutorService pool = Executors.newCachedThreadPool();
+    /** Read-only transactions the code under test opened (a read leaves journal entries in a real datastore). */
+    private final AtomicInteger reads = new AtomicInteger();
     private SwitchSync sync;
     private SwitchOwnership ownership;
 
     @BeforeEach
     void setUp() throws Exception {
         setup();
-        final var state = new OperationalState(getDataBroker());
+        final DataBroker broker = countingReads(getDataBroker());
+        final var state = new OperationalState(broker);
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
         final var installer = new ProgramInstaller(client, loaded, state);
-        sync = new SwitchSync(getDataBroker(), resolver, installer, loaded, state, pool, 5_000);
-        ownership = new SwitchOwnership(getDataBroker(), sync, loaded, state,
-            new ProgramInfoPublisher(getDataBroker(), resolver));
+        sync = new SwitchSync(broker, resolver, installer, loaded, state, pool, 5_000);
+        ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver));
     }
 
     @AfterEach
@@ -190,7 +198,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
         client.sent.clear();
         storeLimiter("9");
-        ownership.configurationChanged();
+        ownership.configurationChanged(Set.of(NODE));
         waitFor(() -> client.sent.size() == 2, "the changed parameter was not pushed: " + client.sent);
         assertEquals(NODE + " update 30 map 0 00000000=09000000000000000900000000000000", client.sent.get(1));
 
@@ -200,10 +208,66 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
             new org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder()
                 .setProgramId(new ProgramId(Uint32.valueOf(5))).setProgram(new ProgramName("limiter")).build());
         tx.commit().get();
-        ownership.configurationChanged();
+        ownership.configurationChanged(Set.of("openflow:2"));
         waitFor(() -> readStatus("openflow:2", 5).map(p -> p.getStatus() == InstallStatus.SwitchDisconnected)
             .orElse(false), "openflow:2's program is not marked disconnected");
         assertTrue(client.sent.stream().noneMatch(m -> m.startsWith("openflow:2")), client.sent::toString);
+    }
+
+    @Test
+    void aChangeToOneSwitchOfTwentyReadsOnlyForThatSwitch() throws Exception {
+        final ExecutorService changes = Executors.newSingleThreadExecutor();
+        final var switchesListener = getDataBroker().registerTreeChangeListener(
+            LogicalDatastoreType.CONFIGURATION, DataObjectReference.builder(Switches.class).child(Switch.class)
+                .build(), list -> changes.execute(() -> ownership.switchesChanged(list)));
+        final var programsListener = getDataBroker().registerTreeChangeListener(
+            LogicalDatastoreType.CONFIGURATION, DataObjectReference.builder(Programs.class).child(Program.class)
+                .build(), list -> changes.execute(() -> ownership.programsChanged(list)));
+        try {
+            storeLimiter("5");
+            for (int i = 1; i <= 20; i++) {
+                nameProgram("openflow:" + i, 5, "limiter");
+            }
+            waitFor(() -> readStatus("openflow:20", 5).isPresent(), "openflow:20 was not marked disconnected");
+            Thread.sleep(300);
+            reads.set(0);
+
+            // One switch gets a second program: that switch is looked at (its configuration, whether anybody
+            // masters it), not the other nineteen.
+            nameProgram("openflow:7", 6, "limiter");
+            waitFor(() -> readStatus("openflow:7", 6).isPresent(), "openflow:7's new program was not marked");
+            Thread.sleep(300);
+            assertTrue(reads.get() <= 2, reads.get() + " reads for a change to one switch of 20");
+
+            // A program change reads the switches once to find those that name it, then each of them.
+            reads.set(0);
+            storeLimiter("9");
+            Thread.sleep(500);
+            assertTrue(reads.get() <= 1 + 2 * 20, reads.get() + " reads for a change to a program 20 switches use");
+        } finally {
+            switchesListener.close();
+            programsListener.close();
+            changes.shutdownNow();
+        }
+    }
+
+    private void nameProgram(final String node, final long progId, final String programName) throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, OperationalState.programPath(node, progId),
+            new org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder()
+                .setProgramId(new ProgramId(Uint32.valueOf(progId))).setProgram(new ProgramName(programName))
+                .build());
+        tx.commit().get();
+    }
+
+    private DataBroker countingReads(final DataBroker broker) {
+        return (DataBroker) Proxy.newProxyInstance(DataBroker.class.getClassLoader(), new Class<?>[] {
+            DataBroker.class }, (proxy, method, args) -> {
+                if (method.getName().equals("newReadOnlyTransaction")) {
+                    reads.incrementAndGet();
+                }
+                return method.invoke(broker, args);
+            });
     }
 
     private void storeLimiter(final String rate) throws Exception {
