@@ -5,7 +5,9 @@
 # and is available at http://www.eclipse.org/legal/epl-v10.html
 """State outlives `make down` / `make up` and a new distribution; only `make reset` deletes it."""
 import os
+import struct
 import subprocess
+import time
 
 import requests
 
@@ -47,6 +49,64 @@ def test_configuration_and_ovs_database_survive_down_up_and_a_new_distribution(s
         wait_for(lambda: status(system) == "installed", 90, "program 31 installed again after the restart")
         r = system.sh(f"ovs-vsctl get bridge {system.bridge} external-ids:oko-test")
         assert r.stdout.strip().strip('"') == "kept", r.stdout + r.stderr
+
+
+def config_journal_index(system):
+    """The configuration shard's last journal index, read from its segment files: each starts with a 64-byte
+    header whose bytes 12-19 are the index of its first entry, then entries as (length, checksum, payload),
+    big-endian, up to a zero length."""
+    shard = system.karaf / "state/odl.cluster.server/shards/member-1-shard-default-config"
+    last = 0
+    for segment in shard.glob("journal-v1-*.log"):
+        data = segment.read_bytes()
+        first, = struct.unpack_from(">q", data, 12)
+        offset, entries = 64, 0
+        while offset + 8 <= len(data):
+            length, = struct.unpack_from(">i", data, offset)
+            if length <= 0:
+                break
+            offset += 8 + length
+            entries += 1
+        last = max(last, first + entries - 1)
+    assert last, f"no journal entries under {shard}"
+    return last
+
+
+def settled_journal_index(system):
+    """The index once the controller has done what the last change caused (no entry for 3 s)."""
+    last, since = config_journal_index(system), time.time()
+    while time.time() - since < 3:
+        time.sleep(1)
+        now = config_journal_index(system)
+        if now != last:
+            last, since = now, time.time()
+    return last
+
+
+def name_program(system, node, prog_id, program):
+    r = requests.put(f"{system.restconf}/data/oko:switches/switch={node}/program={prog_id}", auth=AUTH,
+                     timeout=30, json={"oko:program": [{"program-id": prog_id, "program": program}]})
+    assert r.status_code in (200, 201, 204), r.text
+
+
+def test_journal_entries_per_change_do_not_grow_with_the_switch_count(system):
+    """One switch's change costs the configuration journal the same with 10 and 100 configured switches
+    (it re-synced every switch, each sync a read that leaves entries: 32,096 entries at 100 switches)."""
+    r = requests.put(f"{system.restconf}/data/oko:programs/program=fleet", auth=AUTH, timeout=30,
+                     json={"oko:program": [{"name": "fleet", "library-filter": "rate-limiter"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    per_change = {}
+    configured = 0
+    for fleet in (10, 100):
+        for i in range(configured, fleet):
+            name_program(system, f"openflow:{1000 + i}", 5, "fleet")
+        configured = fleet
+        before = settled_journal_index(system)
+        name_program(system, f"openflow:{1000 + fleet // 2}", 6, "fleet")
+        per_change[fleet] = settled_journal_index(system) - before
+    print(f"config journal entries for one switch's change: {per_change}")
+    assert per_change[100] <= per_change[10] + 2, per_change
+    assert per_change[10] <= 10, per_change
 
 
 def test_reset_refuses_while_running_then_deletes_all_state(system):
