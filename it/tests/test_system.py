@@ -67,6 +67,27 @@ def test_controller_heap_is_capped_at_two_gigabytes_by_default(system):
     assert int(m.group(1)) == 2 << 30, flags
 
 
+def test_refused_requests_are_one_line_each_in_the_log(system):
+    """10 failed logins and 10 RPC inputs outside their YANG type: at most 20 lines in karaf.log, each with the
+    reason (they wrote 81 and 318 lines each: stack traces). RESTCONF answers the bad input with an HTML 500
+    before Oko sees it (docs/northbound.md, Errors)."""
+    log = system.karaf / "data" / "log" / "karaf.log"
+    before = log.read_text().count("\n")
+    url = f"{system.restconf}/operations/oko:unload-program"
+    for _ in range(10):
+        r = requests.get(f"{system.restconf}/data/oko:programs", auth=("admin", "not-the-password"), timeout=30)
+        assert r.status_code == 401, r.text
+        r = requests.post(url, auth=AUTH, timeout=30, json={"input": {"node": system.node_id, "program-id": 0}})
+        assert r.status_code == 500 and "Request failed." in r.text, r.text
+    time.sleep(2)
+    added = log.read_text().splitlines()[before:]
+    assert len(added) <= 20, "\n".join(added[:40])
+    assert sum("Authentication failed" in line and "UserName / Password not found" in line
+               for line in added) == 10, "\n".join(added)
+    assert sum("oko:unload-program" in line and "Value '0'  is not in required ranges" in line
+               for line in added) == 10, "\n".join(added)
+
+
 def test_console_script_runs_one_command_as_the_readme_shows(system):
     r = system.sh(f"{REPO}/it/system/console feature:list -i")
     assert r.returncode == 0 and "odl-oko" in r.stdout and "Started" in r.stdout, r.stdout + r.stderr
