@@ -38,9 +38,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(REPO, "it", "tests"))
 from conftest import System  # noqa: E402
+from helpers import AUTH  # noqa: E402
 from ofpeer import OpenFlowPeer  # noqa: E402
 
-AUTH = ("admin", "admin")
 FIRST_PROG_ID = 1000
 CLIENTS = 4
 PEER_DPID = 0x99

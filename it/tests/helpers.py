@@ -5,11 +5,28 @@
 # and is available at http://www.eclipse.org/legal/epl-v10.html
 """Helpers shared by the end-to-end tests."""
 import json
+import os
+import pathlib
 import struct
 import threading
 import time
 
 import requests
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+class AdminAuth(requests.auth.AuthBase):
+    """The controller's admin user, with the password `make up` generated at the first start
+    (`.run/admin-password`, or under OKO_RUN). Read at each request: the file appears when the system first
+    starts, and `make reset` makes a new one."""
+
+    def __call__(self, request):
+        password = (pathlib.Path(os.environ.get("OKO_RUN", REPO / ".run")) / "admin-password").read_text().strip()
+        return requests.auth.HTTPBasicAuth("admin", password)(request)
+
+
+AUTH = AdminAuth()
 
 
 def wait_for(predicate, timeout, what):

@@ -14,9 +14,8 @@ import subprocess
 import pytest
 import requests
 
-from helpers import wait_for
+from helpers import AUTH, wait_for
 
-AUTH = ("admin", "admin")
 NAMESPACES = {"oko-client": ("oko-c0", "oko-c1", "10.0.9.1", 21), "oko-server": ("oko-s0", "oko-s1", "10.0.9.2", 22)}
 
 

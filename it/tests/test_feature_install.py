@@ -15,6 +15,8 @@ import requests
 from conftest import REPO, SYSTEM, system_env
 from helpers import wait_for
 
+# `up` with OKO_UP_WAIT=console stops at the console, before it sets the generated admin password: this
+# distribution keeps the default one (its RESTCONF is bound to 127.0.0.1 and lives for this test only).
 AUTH = ("admin", "admin")
 
 

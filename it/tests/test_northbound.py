@@ -16,9 +16,8 @@ import pytest
 import requests
 
 from conftest import REPO
-from helpers import MapsReceivedSubscriber, udp_frame, wait_for
+from helpers import AUTH, MapsReceivedSubscriber, udp_frame, wait_for
 
-AUTH = ("admin", "admin")
 PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
 PROG_ID = 30
 FLOW_ID = "limit-sources"

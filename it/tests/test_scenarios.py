@@ -20,9 +20,8 @@ from scapy.layers.l2 import Ether
 from scapy.utils import rdpcap
 
 from conftest import REPO
-from helpers import MapsReceivedSubscriber, wait_for
+from helpers import AUTH, MapsReceivedSubscriber, wait_for
 
-AUTH = ("admin", "admin")
 LIBRARY_TOOLS = REPO / "filter-library" / "tools"
 LINUX_SIGNATURE = "4:64:0:*:mss*20,10:mss,sok,ts,nop,ws:df,id+:0"
 LINUX_OPTIONS = [("MSS", 1460), ("SAckOK", b""), ("Timestamp", (777, 0)), ("NOP", None), ("WScale", 10)]

@@ -12,9 +12,8 @@ import time
 import requests
 
 from conftest import REPO, SYSTEM
-from helpers import wait_for
+from helpers import AUTH, wait_for
 
-AUTH = ("admin", "admin")
 PROGRAM = {"oko:program": [{"name": "kept", "library-filter": "rate-limiter",
                             "parameter": [{"name": "rate", "value": "100"}]}]}
 

@@ -15,10 +15,8 @@ import pytest
 import requests
 
 from conftest import REPO
-from helpers import udp_frame, wait_for
+from helpers import AUTH, udp_frame, wait_for
 from ofpeer import OpenFlowPeer
-
-AUTH = ("admin", "admin")
 
 
 def test_restconf_lists_the_bridge_node(system):
@@ -65,6 +63,18 @@ def test_controller_heap_is_capped_at_two_gigabytes_by_default(system):
     m = re.search(r"-XX:MaxHeapSize=(\d+)", flags)
     assert m, flags
     assert int(m.group(1)) == 2 << 30, flags
+
+
+def test_the_admin_password_is_generated_and_admin_admin_is_refused(system):
+    """The first start generates the admin password into .run/admin-password (0600, printed by `make up`); the
+    distribution's admin:admin no longer logs in."""
+    password_file = system.run_dir / "admin-password"
+    assert password_file.stat().st_mode & 0o777 == 0o600, oct(password_file.stat().st_mode)
+    password = password_file.read_text().strip()
+    assert len(password) >= 20 and password != "admin", password
+    url = f"{system.restconf}/data/opendaylight-inventory:nodes/node={system.node_id}?fields=id"
+    assert requests.get(url, auth=("admin", password), timeout=30).status_code == 200
+    assert requests.get(url, auth=("admin", "admin"), timeout=30).status_code == 401
 
 
 def test_refused_requests_are_one_line_each_in_the_log(system):

@@ -13,9 +13,8 @@ import subprocess
 import requests
 
 from conftest import REPO
-from helpers import wait_for
+from helpers import AUTH, wait_for
 
-AUTH = ("admin", "admin")
 PROG_ID = 40
 FLOW_ID = "guard-ports"
 EXAMPLE = REPO / "filter-library" / "examples" / "tcp-port-guard.c"
