@@ -8,6 +8,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -48,6 +49,20 @@ class System:
         """Runs a shell command with the system's environment (OVS tools on PATH)."""
         return subprocess.run(["bash", "-c", cmd], env=self.env, capture_output=True,
                               text=True, timeout=kw.pop("timeout", 120), **kw)
+
+    def stop_karaf(self, sig):
+        """Sends `sig` to Karaf's process group (setsid: its id is the recorded PID) and waits until the whole
+        group is gone (the JVM outlives the launcher script); OVS keeps running, and up() starts Karaf again."""
+        group = int((self.run_dir / "karaf.pid").read_text().strip())
+        os.killpg(group, sig)
+        deadline = time.time() + 180
+        while True:
+            try:
+                os.killpg(group, 0)
+            except ProcessLookupError:
+                return
+            assert time.time() < deadline, f"Karaf did not stop on signal {sig}"
+            time.sleep(1)
 
     def karaf_console(self, command):
         return self.sh(f"echo '{command}' | '{self.karaf}/bin/client' -b", timeout=120)

@@ -9,7 +9,6 @@ pcaps. Each scenario asserts what a user would see: packets dropped or forwarded
 error texts."""
 import base64
 import json
-import os
 import signal
 import subprocess
 
@@ -350,16 +349,7 @@ def test_scenario_6_controller_restart_brings_back_programs_before_flows(switch)
     log_path = system.run_dir / "ovs" / "ovs-vswitchd.log"
     offset = log_path.stat().st_size
 
-    karaf_group = int((system.run_dir / "karaf.pid").read_text().strip())     # setsid: the group's id
-    os.killpg(karaf_group, signal.SIGTERM)
-
-    def karaf_gone():
-        try:
-            os.killpg(karaf_group, 0)                         # the JVM outlives the launcher script
-            return False
-        except ProcessLookupError:
-            return True
-    wait_for(karaf_gone, 180, "Karaf did not stop")
+    system.stop_karaf(signal.SIGTERM)
     system.up()                                              # starts Karaf only: OVS still runs
 
     def installed():

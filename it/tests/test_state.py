@@ -4,6 +4,7 @@
 # terms of the Eclipse Public License v1.0 which accompanies this distribution,
 # and is available at http://www.eclipse.org/legal/epl-v10.html
 """State outlives `make down` / `make up` and a new distribution; only `make reset` deletes it."""
+import mmap
 import os
 import random
 import signal
@@ -60,18 +61,23 @@ def config_journal_index(system):
     shard = system.karaf / "state/odl.cluster.server/shards/member-1-shard-default-config"
     last = 0
     for segment in shard.glob("journal-v1-*.log"):
-        data = segment.read_bytes()
-        first, = struct.unpack_from(">q", data, 12)
-        offset, entries = 64, 0
-        while offset + 8 <= len(data):
-            length, = struct.unpack_from(">i", data, offset)
-            if length <= 0:
-                break
-            offset += 8 + length
-            entries += 1
-        last = max(last, first + entries - 1)
+        with segment.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            last = max(last, segment_last_index(data))
     assert last, f"no journal entries under {shard}"
     return last
+
+
+def segment_last_index(data):
+    """The index of the last entry of one segment (0 if it holds none)."""
+    first, = struct.unpack_from(">q", data, 12)
+    offset, entries = 64, 0
+    while offset + 8 <= len(data):
+        length, = struct.unpack_from(">i", data, offset)
+        if length <= 0:
+            break
+        offset += 8 + length
+        entries += 1
+    return first + entries - 1 if entries else 0
 
 
 def settled_journal_index(system):
@@ -111,20 +117,6 @@ def test_journal_entries_per_change_do_not_grow_with_the_switch_count(system):
     assert per_change[10] <= 10, per_change
 
 
-def karaf_stopped_by(system, sig):
-    """Sends `sig` to Karaf's process group (setsid: its id is the recorded PID) and waits until it is gone."""
-    group = int((system.run_dir / "karaf.pid").read_text().strip())
-    os.killpg(group, sig)
-
-    def gone():
-        try:
-            os.killpg(group, 0)
-            return False
-        except ProcessLookupError:
-            return True
-    wait_for(gone, 180, f"Karaf did not stop on signal {sig}")
-
-
 def stored_switches(system):
     r = requests.get(f"{system.restconf}/data/oko:switches?content=config", auth=AUTH, timeout=60)
     assert r.status_code == 200, r.text
@@ -157,7 +149,7 @@ def test_every_acknowledged_write_survives_stops_during_writes_for_a_hundred_swi
         writer = threading.Thread(target=write_switches)
         writer.start()
         time.sleep(rng.uniform(0.5, 4.0))
-        karaf_stopped_by(system, signal.SIGTERM)
+        system.stop_karaf(signal.SIGTERM)
         stop.set()
         writer.join(60)
         system.up()

@@ -438,6 +438,19 @@ test_random_programs(void)
     CU_ASSERT(accepted > 1000);
 }
 
+/* Assembles 'text' and loads it for the JIT or (interpret) the interpreter. */
+static struct oko_filter *
+load_asm(const char *text, int interpret)
+{
+    struct oko_program prog;
+    struct oko_filter *f;
+    char error[OKO_ERROR_MAX];
+    CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
+    struct oko_filter_options opts = { .interpret = interpret };
+    CU_ASSERT_EQUAL_FATAL(oko_filter_from_program(&prog, &opts, &f, error), 0);
+    return f;
+}
+
 /* The verifier proves a program safe for lengths up to OKO_MAX_PKT_LEN; a
  * branch only a longer packet takes is never checked.  The datapath's
  * packets can be longer, so a longer one must not run the program: here
@@ -454,12 +467,7 @@ test_longer_packets_do_not_run(void)
         "exit\n";
     static uint8_t packet[OKO_MAX_PKT_LEN + 2];
     for (int interpret = 0; interpret <= 1; interpret++) {
-        struct oko_program prog;
-        struct oko_filter *f;
-        char error[OKO_ERROR_MAX];
-        CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
-        struct oko_filter_options opts = { .interpret = interpret };
-        CU_ASSERT_EQUAL_FATAL(oko_filter_from_program(&prog, &opts, &f, error), 0);
+        struct oko_filter *f = load_asm(text, interpret);
         CU_ASSERT_EQUAL(oko_filter_run(f, packet, OKO_MAX_PKT_LEN), 0);
         uint64_t r0 = oko_filter_run(f, packet, OKO_MAX_PKT_LEN + 1);
         CU_ASSERT_EQUAL(r0, OKO_R0_TOO_LONG);
@@ -484,12 +492,7 @@ test_null_packet_does_not_run(void)
         "exit\n";
     static uint8_t packet[1];
     for (int interpret = 0; interpret <= 1; interpret++) {
-        struct oko_program prog;
-        struct oko_filter *f;
-        char error[OKO_ERROR_MAX];
-        CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
-        struct oko_filter_options opts = { .interpret = interpret };
-        CU_ASSERT_EQUAL_FATAL(oko_filter_from_program(&prog, &opts, &f, error), 0);
+        struct oko_filter *f = load_asm(text, interpret);
         CU_ASSERT_EQUAL(oko_filter_run(f, packet, 0), 0);
         uint64_t r0 = oko_filter_run(f, NULL, 0);
         CU_ASSERT_EQUAL(r0, OKO_R0_NO_PACKET);

@@ -32,6 +32,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.N
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.params.xml.ns.yang.openflowplugin.rf.state.rev170713.ResultState;
+import org.opendaylight.yangtools.binding.DataObject;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,11 +132,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     public void switchesChanged(final List<DataTreeModification<Switch>> changes) {
         final Set<String> nodes = new LinkedHashSet<>();
         for (var change : changes) {
-            final Switch sw = change.getRootNode().dataAfter() != null ? change.getRootNode().dataAfter()
-                : change.getRootNode().dataBefore();
-            if (sw != null) {
-                nodes.add(sw.getNode().getValue());
-            }
+            nodes.add(changed(change).getNode().getValue());
         }
         configurationChanged(nodes);
     }
@@ -145,15 +142,17 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         programInfo.publish(changes);
         final Set<String> names = new HashSet<>();
         for (var change : changes) {
-            final Program program = change.getRootNode().dataAfter() != null ? change.getRootNode().dataAfter()
-                : change.getRootNode().dataBefore();
-            if (program != null) {
-                names.add(program.getName().getValue());
-            }
+            names.add(changed(change).getName().getValue());
         }
         if (!names.isEmpty()) {
             configurationChanged(sync.switchesUsing(names));
         }
+    }
+
+    /** The list entry a change is about: as it is now, or as it was if it was deleted. */
+    private static <T extends DataObject> T changed(final DataTreeModification<T> change) {
+        final T after = change.getRootNode().dataAfter();
+        return after != null ? after : requireNonNull(change.getRootNode().dataBefore());
     }
 
     /** These switches' configuration changed: each is brought in line (or marked, when nobody masters it). */
