@@ -98,6 +98,52 @@ def test_refused_requests_are_one_line_each_in_the_log(system):
                for line in added) == 10, "\n".join(added)
 
 
+def _program_with_description(size):
+    """A program entry whose JSON body is `size` bytes: refused by the datastore if it gets that far (no source),
+    so the status says who answered: 413 the size limit, 500 RESTCONF after reading the whole body."""
+    head, tail = '{"oko:program":[{"name":"body-limit","description":"', '"}]}'
+    return (head + "x" * (size - len(head) - len(tail)) + tail).encode()
+
+
+def test_restconf_refuses_a_body_over_the_limit_before_reading_it(system):
+    """OKO_RESTCONF_MAX_BODY (default 8 MiB) bounds what RESTCONF on 8181 reads: a declared length over it gets
+    413 before the body is sent, a chunked body is cut off at the limit; a body under it is read whole. 8182
+    (ODL's Netty endpoint) refuses anything over 16 KiB by itself. One log line per refusal."""
+    url = f"{system.restconf}/data/oko:programs/program=body-limit"
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    log = system.karaf / "data" / "log" / "karaf.log"
+    before = log.read_text().count("\n")
+
+    under = requests.put(url, auth=AUTH, headers=headers, data=_program_with_description(8 << 20), timeout=120)
+    assert under.status_code == 500 and "not committed" in under.text, (under.status_code, under.text[:300])
+
+    over = requests.put(url, auth=AUTH, headers=headers, data=_program_with_description((8 << 20) + 1), timeout=120)
+    assert over.status_code == 413, (over.status_code, over.text[:300])
+
+    def chunks(total=64 << 20, step=1 << 20):
+        body = _program_with_description(total)
+        for i in range(0, total, step):
+            yield body[i:i + step]
+    try:
+        chunked = requests.put(url, auth=AUTH, headers=headers, data=chunks(), timeout=120)
+        status = chunked.status_code
+    except requests.ConnectionError:
+        status = "closed"         # the server may close before the client has sent all of it
+    assert status in (413, 500, "closed"), status   # not read whole: a 64 MiB body is never a 500 "not committed"
+    assert status == "closed" or "not committed" not in chunked.text, chunked.text[:300]
+
+    netty = system.restconf.replace(":8181/rests", ":8182/restconf") + "/data/oko:programs/program=body-limit"
+    r = requests.put(netty, auth=AUTH, headers=headers, data=_program_with_description(16385), timeout=60)
+    assert r.status_code == 413, (r.status_code, r.text[:300])
+    r = requests.put(netty, auth=AUTH, headers=headers, data=_program_with_description(16000), timeout=60)
+    assert r.status_code == 500 and "not committed" in r.text, (r.status_code, r.text[:300])
+
+    time.sleep(1)
+    added = log.read_text().splitlines()[before:]
+    assert sum("Request body is too large" in line for line in added) >= 2, "\n".join(added[-20:])
+    assert len(added) <= 12, "\n".join(added[:40])
+
+
 def test_console_script_runs_one_command_as_the_readme_shows(system):
     r = system.sh(f"{REPO}/it/system/console feature:list -i")
     assert r.returncode == 0 and "odl-oko" in r.stdout and "Started" in r.stdout, r.stdout + r.stderr
