@@ -4,11 +4,9 @@
 # terms of the Eclipse Public License v1.0 which accompanies this distribution,
 # and is available at http://www.eclipse.org/legal/epl-v10.html
 """State outlives `make down` / `make up` and a new distribution; only `make reset` deletes it."""
-import mmap
 import os
 import random
 import signal
-import struct
 import subprocess
 import threading
 import time
@@ -31,11 +29,33 @@ def status(system):
     return r.json()["oko:program"][0].get("status") if r.status_code == 200 else None
 
 
+def flow_url(system):
+    return (f"{system.restconf}/data/opendaylight-inventory:nodes/node={system.node_id}"
+            "/flow-node-inventory:table=0/flow=kept-flow")
+
+
+KEPT_FLOW = {"flow-node-inventory:flow": [{
+    "id": "kept-flow", "table_id": 0, "priority": 310,
+    "match": {"ethernet-match": {"ethernet-type": {"type": 2048}},
+              "openflowplugin-extension-general:extension-list": [{
+                  "extension-key": "oko-openflowplugin:filter-prog-key",
+                  "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": 31}}}]},
+    "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
+        {"order": 0, "drop-action": {}}]}}]}}]}
+
+
+def switch_has_kept_flow(system):
+    r = system.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {system.bridge}")
+    return "priority=310,ip,filter_prog=31" in r.stdout
+
+
 def test_configuration_and_ovs_database_survive_down_up_and_a_new_distribution(system):
     r = requests.put(f"{system.restconf}/data/oko:programs/program=kept", json=PROGRAM, auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
     r = requests.put(switch_entry(system), auth=AUTH, timeout=30,
                      json={"oko:program": [{"program-id": 31, "program": "kept"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    r = requests.put(flow_url(system), json=KEPT_FLOW, auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
     wait_for(lambda: status(system) == "installed", 60, "program 31 installed")
     assert system.sh(f"ovs-vsctl set bridge {system.bridge} external-ids:oko-test=kept").returncode == 0
@@ -50,42 +70,25 @@ def test_configuration_and_ovs_database_survive_down_up_and_a_new_distribution(s
         r = requests.get(f"{system.restconf}/data/oko:programs/program=kept", auth=AUTH, timeout=30)
         assert r.status_code == 200, f"program lost (new distribution: {newer_distribution}): {r.text}"
         wait_for(lambda: status(system) == "installed", 90, "program 31 installed again after the restart")
+        r = requests.get(flow_url(system) + "?content=config", auth=AUTH, timeout=30)
+        assert r.status_code == 200, f"flow lost (new distribution: {newer_distribution}): {r.text}"
+        wait_for(lambda: switch_has_kept_flow(system), 60, "the stored flow on the switch")
         r = system.sh(f"ovs-vsctl get bridge {system.bridge} external-ids:oko-test")
         assert r.stdout.strip().strip('"') == "kept", r.stdout + r.stderr
 
 
-def config_journal_index(system):
-    """The configuration shard's last journal index, read from its segment files: each starts with a 64-byte
-    header whose bytes 12-19 are the index of its first entry, then entries as (length, checksum, payload),
-    big-endian, up to a zero length."""
-    shard = system.karaf / "state/odl.cluster.server/shards/member-1-shard-default-config"
-    last = 0
-    for segment in shard.glob("journal-v1-*.log"):
-        with segment.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            last = max(last, segment_last_index(data))
-    assert last, f"no journal entries under {shard}"
-    return last
+def store_log_bytes(system):
+    """The size of the configuration store's log (.run/karaf/oko-store/log): every committed configuration
+    change appends one record to it, forced to disk before the write is answered."""
+    return (system.karaf / "oko-store/log").stat().st_size
 
 
-def segment_last_index(data):
-    """The index of the last entry of one segment (0 if it holds none)."""
-    first, = struct.unpack_from(">q", data, 12)
-    offset, entries = 64, 0
-    while offset + 8 <= len(data):
-        length, = struct.unpack_from(">i", data, offset)
-        if length <= 0:
-            break
-        offset += 8 + length
-        entries += 1
-    return first + entries - 1 if entries else 0
-
-
-def settled_journal_index(system):
-    """The index once the controller has done what the last change caused (no entry for 3 s)."""
-    last, since = config_journal_index(system), time.time()
+def settled_store_log_bytes(system):
+    """The log's size once the controller has done what the last change caused (nothing appended for 3 s)."""
+    last, since = store_log_bytes(system), time.time()
     while time.time() - since < 3:
         time.sleep(1)
-        now = config_journal_index(system)
+        now = store_log_bytes(system)
         if now != last:
             last, since = now, time.time()
     return last
@@ -97,9 +100,10 @@ def name_program(system, node, prog_id, program):
     assert r.status_code in (200, 201, 204), r.text
 
 
-def test_journal_entries_per_change_do_not_grow_with_the_switch_count(system):
-    """One switch's change costs the configuration journal the same with 10 and 100 configured switches
-    (it re-synced every switch, each sync a read that leaves entries: 32,096 entries at 100 switches)."""
+def test_what_one_switchs_change_writes_does_not_grow_with_the_switch_count(system):
+    """One switch's change costs the configuration store's log the same with 10 and 100 configured switches:
+    one record of that switch's entry, and nothing else the change causes writes configuration (the persistent
+    journal this replaced grew as N squared: 32,096 entries at 100 switches)."""
     r = requests.put(f"{system.restconf}/data/oko:programs/program=fleet", auth=AUTH, timeout=30,
                      json={"oko:program": [{"name": "fleet", "library-filter": "rate-limiter"}]})
     assert r.status_code in (200, 201, 204), r.text
@@ -109,12 +113,12 @@ def test_journal_entries_per_change_do_not_grow_with_the_switch_count(system):
         for i in range(configured, fleet):
             name_program(system, f"openflow:{1000 + i}", 5, "fleet")
         configured = fleet
-        before = settled_journal_index(system)
+        before = settled_store_log_bytes(system)
         name_program(system, f"openflow:{1000 + fleet // 2}", 6, "fleet")
-        per_change[fleet] = settled_journal_index(system) - before
-    print(f"config journal entries for one switch's change: {per_change}")
-    assert per_change[100] <= per_change[10] + 2, per_change
-    assert per_change[10] <= 10, per_change
+        per_change[fleet] = settled_store_log_bytes(system) - before
+    print(f"configuration store bytes for one switch's change: {per_change}")
+    assert per_change[10] > 0, per_change
+    assert per_change[100] == per_change[10], per_change
 
 
 def stored_switches(system):
@@ -123,16 +127,18 @@ def stored_switches(system):
     return {s["node"] for s in r.json()["oko:switches"]["switch"]}
 
 
+STOPS = (signal.SIGTERM, signal.SIGKILL, signal.SIGKILL, signal.SIGTERM, signal.SIGKILL, signal.SIGKILL)
+
+
 def test_every_acknowledged_write_survives_stops_during_writes_for_a_hundred_switches(system):
-    """Karaf is stopped with TERM four times, at random moments, while switch entries are being written, one PUT
-    each, 100 per round: every start recovers, and every write answered 2xx before the stop is there. (KILL is
-    not tested here: OpenDaylight 11.0.2 can lose the recovery of its journal after hard stops, see
-    docs/northbound.md, "Controller restarts".)"""
+    """Karaf is stopped six times, with TERM and with KILL, at random moments while switch entries are being
+    written, one PUT each, 100 per round: every start recovers, and every write answered 2xx before the stop is
+    there, with every earlier round's."""
     r = requests.delete(f"{system.restconf}/data/oko:switches", auth=AUTH, timeout=60)   # no earlier entries
     assert r.status_code in (204, 404, 409), r.text
     rng = random.Random(20261125)
     acknowledged = []
-    for round_number in range(4):
+    for round_number, stop_signal in enumerate(STOPS):
         stop = threading.Event()
 
         def write_switches(first=3000 + 100 * round_number):
@@ -149,14 +155,14 @@ def test_every_acknowledged_write_survives_stops_during_writes_for_a_hundred_swi
         writer = threading.Thread(target=write_switches)
         writer.start()
         time.sleep(rng.uniform(0.5, 4.0))
-        system.stop_karaf(signal.SIGTERM)
+        system.stop_karaf(stop_signal)
         stop.set()
         writer.join(60)
         system.up()
         stored = stored_switches(system)
         lost = [node for node in acknowledged if node not in stored]
-        assert not lost, f"round {round_number}: acknowledged writes lost: {lost}"
-    print(f"{len(acknowledged)} acknowledged writes over 4 stops, all kept")
+        assert not lost, f"round {round_number} ({stop_signal.name}): acknowledged writes lost: {lost}"
+    print(f"{len(acknowledged)} acknowledged writes over {len(STOPS)} stops (TERM and KILL), all kept")
     assert len(acknowledged) >= 20, acknowledged
 
 

@@ -31,6 +31,7 @@ import org.opendaylight.oko.northbound.maps.SendMapsCollector;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.rpc.OkoRpcs;
+import org.opendaylight.oko.northbound.store.ConfigurationStore;
 import org.opendaylight.oko.northbound.switchio.OpenflowpluginSwitchClient;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeServiceManager;
 import org.opendaylight.openflowplugin.applications.reconciliation.NotificationRegistration;
@@ -73,7 +74,9 @@ public final class OkoNorthbound implements AutoCloseable {
             @Reference final MastershipChangeServiceManager mastership,
             @Reference final ReconciliationManager reconciliationManager,
             @Reference final NotificationService notifications,
-            @Reference final NotificationPublishService notificationPublisher) {
+            @Reference final NotificationPublishService notificationPublisher,
+            @Reference final ConfigurationStore configurationStore) {
+        // configurationStore: unused, but a reference makes Oko start after the stored configuration is restored.
         final var client = new OpenflowpluginSwitchClient(rpcService, timer, SWITCH_TIMEOUT_MILLIS);
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
         final var loaded = new LoadedPrograms();

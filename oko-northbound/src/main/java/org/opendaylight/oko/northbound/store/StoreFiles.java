@@ -1,0 +1,219 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.store;
+
+import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
+import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
+import static java.nio.file.StandardOpenOption.CREATE;
+import static java.nio.file.StandardOpenOption.READ;
+import static java.nio.file.StandardOpenOption.TRUNCATE_EXISTING;
+import static java.nio.file.StandardOpenOption.WRITE;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * The files of a configuration store: a snapshot and a log of changes after it, both as frames
+ * {@code magic, sequence number, length, CRC-32C, payload}. A change is durable when {@link #append} returns (the
+ * log is forced to disk). A frame that was being written when the process died is cut off at the next open: a
+ * torn or corrupt tail is never read as data. {@link #compact} replaces the snapshot atomically (written beside,
+ * forced, renamed) and then empties the log; frames the snapshot already covers (sequence number not above the
+ * snapshot's) are skipped, so a stop between the two steps loses nothing and applies nothing twice.
+ *
+ * <p>Not thread-safe: its owner serializes the calls.
+ */
+final class StoreFiles implements AutoCloseable {
+    static final String SNAPSHOT = "snapshot";
+    static final String LOG = "log";
+    private static final int MAGIC = 0x4f4b4f53;                    // "OKOS"
+    private static final int HEADER = Integer.BYTES + Long.BYTES + Integer.BYTES + Integer.BYTES;
+    /** Larger than any configuration this store holds; a length above it is a corrupt frame. */
+    private static final int MAX_PAYLOAD = 1 << 30;
+
+    private final Path dir;
+    private final boolean created;
+    private final byte[] snapshot;
+    private final List<byte[]> changes;
+    private FileChannel log;
+    private long sequence;
+    private long snapshotBytes;
+
+    private StoreFiles(final Path dir, final boolean created, final byte[] snapshot, final long snapshotSequence,
+            final List<byte[]> changes, final FileChannel log, final long sequence) {
+        this.dir = dir;
+        this.created = created;
+        this.snapshot = snapshot;
+        this.changes = changes;
+        this.log = log;
+        this.sequence = Math.max(sequence, snapshotSequence);
+        snapshotBytes = snapshot == null ? 0 : snapshot.length;
+    }
+
+    /** Opens the store in {@code dir}, creating the directory when there is none. */
+    static StoreFiles open(final Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.deleteIfExists(dir.resolve(SNAPSHOT + ".new"));       // a compaction cut short
+        final Path snapshotPath = dir.resolve(SNAPSHOT);
+        final Path logPath = dir.resolve(LOG);
+        final boolean created = !Files.exists(snapshotPath) && !Files.exists(logPath);
+
+        byte[] snapshot = null;
+        long snapshotSequence = 0;
+        if (Files.exists(snapshotPath)) {
+            final var frames = new ArrayList<Frame>();
+            final long good = readFrames(ByteBuffer.wrap(Files.readAllBytes(snapshotPath)), frames);
+            if (frames.size() != 1 || good != Files.size(snapshotPath)) {
+                throw new IOException(snapshotPath + " is damaged (" + frames.size() + " whole frames in "
+                    + good + " of " + Files.size(snapshotPath) + " bytes)");
+            }
+            snapshot = frames.get(0).payload;
+            snapshotSequence = frames.get(0).sequence;
+        }
+
+        final FileChannel log = FileChannel.open(logPath, CREATE, READ, WRITE);
+        final var frames = new ArrayList<Frame>();
+        final long size = log.size();
+        final ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(size, Integer.MAX_VALUE));
+        while (bytes.hasRemaining() && log.read(bytes, bytes.position()) > 0) {
+            // read until full
+        }
+        bytes.flip();
+        final long good = readFrames(bytes, frames);
+        if (good < size) {
+            // The frame being written when the process stopped: never acknowledged, so never data.
+            log.truncate(good);
+            log.force(true);
+        }
+        log.position(good);
+        final var changes = new ArrayList<byte[]>();
+        long sequence = snapshotSequence;
+        for (Frame frame : frames) {
+            if (frame.sequence > snapshotSequence) {
+                changes.add(frame.payload);
+            }
+            sequence = Math.max(sequence, frame.sequence);
+        }
+        return new StoreFiles(dir, created, snapshot, snapshotSequence, changes, log, sequence);
+    }
+
+    /** Whether this open created the store (no snapshot and no log were there). */
+    boolean created() {
+        return created;
+    }
+
+    /** The snapshot read at open, or null when there is none. */
+    byte[] snapshot() {
+        return snapshot;
+    }
+
+    /** The changes after the snapshot, read at open, oldest first. */
+    List<byte[]> changes() {
+        return changes;
+    }
+
+    Path directory() {
+        return dir;
+    }
+
+    /** Appends one change and forces it to disk. */
+    void append(final byte[] payload) throws IOException {
+        final ByteBuffer frame = frame(sequence + 1, payload);
+        final long start = log.position();
+        try {
+            while (frame.hasRemaining()) {
+                log.write(frame);
+            }
+            log.force(false);
+        } catch (IOException e) {
+            // Leave no half frame for the next append to follow.
+            log.truncate(start);
+            log.position(start);
+            throw e;
+        }
+        sequence++;
+    }
+
+    /** Whether the log has grown enough that a new snapshot would pay for itself. */
+    boolean wantsCompaction() throws IOException {
+        return log.position() > Math.max(4L << 20, 2 * snapshotBytes);
+    }
+
+    long logBytes() throws IOException {
+        return log.position();
+    }
+
+    /** Makes {@code payload} the snapshot of everything appended so far, and empties the log. */
+    void compact(final byte[] payload) throws IOException {
+        final Path next = dir.resolve(SNAPSHOT + ".new");
+        try (FileChannel out = FileChannel.open(next, CREATE, WRITE, TRUNCATE_EXISTING)) {
+            final ByteBuffer frame = frame(sequence, payload);
+            while (frame.hasRemaining()) {
+                out.write(frame);
+            }
+            out.force(true);
+        }
+        Files.move(next, dir.resolve(SNAPSHOT), ATOMIC_MOVE, REPLACE_EXISTING);
+        forceDirectory();
+        log.truncate(0);
+        log.position(0);
+        log.force(true);
+        snapshotBytes = payload.length;
+    }
+
+    private void forceDirectory() throws IOException {
+        try (FileChannel channel = FileChannel.open(dir, READ)) {
+            channel.force(true);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        log.close();
+    }
+
+    private static ByteBuffer frame(final long sequence, final byte[] payload) {
+        final CRC32C crc = new CRC32C();
+        crc.update(payload);
+        final ByteBuffer frame = ByteBuffer.allocate(HEADER + payload.length);
+        frame.putInt(MAGIC).putLong(sequence).putInt(payload.length).putInt((int) crc.getValue()).put(payload);
+        return frame.flip();
+    }
+
+    /** Reads whole, intact frames; returns the number of bytes they take (where a torn tail begins). */
+    private static long readFrames(final ByteBuffer bytes, final List<Frame> out) {
+        long good = 0;
+        while (bytes.remaining() >= HEADER) {
+            final int magic = bytes.getInt();
+            final long sequence = bytes.getLong();
+            final int length = bytes.getInt();
+            final int crcValue = bytes.getInt();
+            if (magic != MAGIC || length < 0 || length > MAX_PAYLOAD || length > bytes.remaining()) {
+                break;
+            }
+            final byte[] payload = new byte[length];
+            bytes.get(payload);
+            final CRC32C crc = new CRC32C();
+            crc.update(payload);
+            if ((int) crc.getValue() != crcValue) {
+                break;
+            }
+            out.add(new Frame(sequence, payload));
+            good = bytes.position();
+        }
+        return good;
+    }
+
+    private record Frame(long sequence, byte[] payload) {
+    }
+}

@@ -1,0 +1,131 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store's files as a stop at any moment leaves them: what was appended is read back, a torn tail is not. */
+class StoreFilesTest {
+    @TempDir
+    Path dir;
+
+    private static byte[] bytes(final String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static List<String> texts(final List<byte[]> payloads) {
+        return payloads.stream().map(p -> new String(p, StandardCharsets.UTF_8)).toList();
+    }
+
+    @Test
+    void appendedChangesAreReadBackInOrder() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            assertTrue(files.created());
+            files.append(bytes("one"));
+            files.append(bytes("two"));
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertFalse(files.created());
+            assertNull(files.snapshot());
+            assertEquals(List.of("one", "two"), texts(files.changes()));
+        }
+    }
+
+    @Test
+    void aTornLastFrameIsCutOffAndTheNextAppendFollowsTheLastWholeOne() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.append(bytes("kept"));
+            files.append(bytes("torn"));
+        }
+        final Path log = dir.resolve(StoreFiles.LOG);
+        final long size = Files.size(log);
+        try (var channel = java.nio.channels.FileChannel.open(log, StandardOpenOption.WRITE)) {
+            channel.truncate(size - 2);                        // the process died while writing the second frame
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertEquals(List.of("kept"), texts(files.changes()));
+            files.append(bytes("after"));
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertEquals(List.of("kept", "after"), texts(files.changes()));
+        }
+    }
+
+    @Test
+    void aCorruptFrameEndsTheLog() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.append(bytes("good"));
+            files.append(bytes("flipped"));
+        }
+        final Path log = dir.resolve(StoreFiles.LOG);
+        final byte[] content = Files.readAllBytes(log);
+        content[content.length - 1] ^= 1;
+        Files.write(log, content);
+        try (var files = StoreFiles.open(dir)) {
+            assertEquals(List.of("good"), texts(files.changes()));
+        }
+    }
+
+    @Test
+    void compactionReplacesTheLogAndAStopBetweenItsStepsAppliesNothingTwice() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.append(bytes("a"));
+            files.append(bytes("b"));
+            files.compact(bytes("ab"));
+            files.append(bytes("c"));
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertArrayEquals(bytes("ab"), files.snapshot());
+            assertEquals(List.of("c"), texts(files.changes()));
+        }
+
+        // A stop after the new snapshot was renamed into place, before the log was emptied: the log still holds
+        // what the snapshot covers.
+        final Path log = dir.resolve(StoreFiles.LOG);
+        final byte[] before = Files.readAllBytes(log);
+        try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes("abc"));
+        }
+        Files.write(log, before);
+        try (var files = StoreFiles.open(dir)) {
+            assertArrayEquals(bytes("abc"), files.snapshot());
+            assertEquals(List.of(), texts(files.changes()));
+            files.append(bytes("d"));
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertEquals(List.of("d"), texts(files.changes()));
+        }
+    }
+
+    @Test
+    void aDamagedSnapshotIsRefusedNotReadAsEmpty() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes("everything"));
+        }
+        final Path snapshot = dir.resolve(StoreFiles.SNAPSHOT);
+        final byte[] content = Files.readAllBytes(snapshot);
+        content[content.length - 1] ^= 1;
+        Files.write(snapshot, content);
+        final var error = assertThrows(IOException.class, () -> StoreFiles.open(dir));
+        assertTrue(error.getMessage().contains("is damaged"), error.getMessage());
+    }
+}

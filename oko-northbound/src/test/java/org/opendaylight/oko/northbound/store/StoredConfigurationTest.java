@@ -1,0 +1,220 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.LibraryFilterName;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.source.source.LibraryBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program;
+import org.opendaylight.yangtools.binding.DataObject;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
+import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
+import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTree;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidateNode;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeConfiguration;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeModification;
+import org.opendaylight.yangtools.yang.data.tree.impl.di.InMemoryDataTreeFactory;
+
+/**
+ * The store's half of a commit, on yangtools' data tree (the datastore's own): each commit's candidate becomes
+ * changes appended to the store's files; reading the files back from nothing gives exactly what the datastore
+ * holds, after every kind of write (entry put, replaced, merged into, deleted; a whole subtree written and
+ * deleted).
+ */
+class StoredConfigurationTest extends AbstractConcurrentDataBrokerTest {
+    @TempDir
+    Path dir;
+
+    private BindingNormalizedNodeSerializer codec;
+    private DataTree tree;
+    private List<YangInstanceIdentifier> roots;
+    private StoreFiles files;
+    private StoredConfiguration live;
+    /** The bytes the last commit appended to the log. */
+    private long lastAppend;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        setup();
+        codec = getDataBrokerTestCustomizer().getAdapterContext().currentSerializer();
+        tree = new InMemoryDataTreeFactory().create(DataTreeConfiguration.DEFAULT_CONFIGURATION,
+            getDataBrokerTestCustomizer().getSchemaService().getGlobalContext());
+        roots = List.of(path(DataObjectReference.builder(Programs.class).build()),
+            path(DataObjectReference.builder(Switches.class).build()),
+            path(DataObjectReference.builder(Nodes.class).build()));
+        files = StoreFiles.open(dir);
+        live = new StoredConfiguration(roots);
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        files.close();
+    }
+
+    private YangInstanceIdentifier path(final DataObjectReference<?> ref) {
+        return codec.toYangInstanceIdentifier(ref);
+    }
+
+    private <T extends DataObject> NormalizedNode data(final DataObjectIdentifier<T> ref, final T object) {
+        return codec.toNormalizedDataObject(ref, object).node();
+    }
+
+    /** One transaction on the data tree, and the store's part of its commit. */
+    private void commit(final Consumer<DataTreeModification> edit) throws Exception {
+        final DataTreeModification modification = tree.takeSnapshot().newModification();
+        edit.accept(modification);
+        modification.ready();
+        tree.validate(modification);
+        final var candidate = tree.prepare(modification);
+        final List<Change> changes = new ArrayList<>();
+        for (YangInstanceIdentifier root : roots) {
+            DataTreeCandidateNode node = candidate.getRootNode();
+            for (var arg : root.getPathArguments()) {
+                node = node == null ? null : node.modifiedChild(arg);
+            }
+            if (node != null) {
+                changes.addAll(StoredConfiguration.changes(root, node));
+            }
+        }
+        tree.commit(candidate);
+        final long before = files.logBytes();
+        if (!changes.isEmpty()) {
+            files.append(StoredConfiguration.encode(changes));
+            live.applyAll(changes);
+        }
+        lastAppend = files.logBytes() - before;
+    }
+
+    /** What the store's files say after a stop, read by a new process, equals the data tree, root by root. */
+    private void assertStoredEqualsTheDatastore() throws IOException {
+        final var replayed = new StoredConfiguration(roots);
+        try (var reopened = StoreFiles.open(dir)) {
+            if (reopened.snapshot() != null) {
+                replayed.applyAll(StoredConfiguration.decode(reopened.snapshot()));
+            }
+            for (byte[] change : reopened.changes()) {
+                replayed.applyAll(StoredConfiguration.decode(change));
+            }
+        }
+        for (YangInstanceIdentifier root : roots) {
+            final Optional<NormalizedNode> now = tree.takeSnapshot().readNode(root);
+            assertEquals(now, replayed.root(root).map(NormalizedNode.class::cast), "after replay: " + root);
+            assertEquals(now, live.root(root).map(NormalizedNode.class::cast), "kept in memory: " + root);
+        }
+    }
+
+    private static DataObjectIdentifier<Switch> switchPath(final String node) {
+        return DataObjectIdentifier.builder(Switches.class).child(Switch.class, new SwitchKey(new NodeId(node)))
+            .build();
+    }
+
+    private static Program program(final long id, final String name) {
+        return new org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder()
+            .setProgramId(new ProgramId(Uint32.valueOf(id))).setProgram(new ProgramName(name)).build();
+    }
+
+    private Consumer<DataTreeModification> putSwitch(final String node, final Program... programs) {
+        final var ref = switchPath(node);
+        final var data = data(ref, new SwitchBuilder().setNode(new NodeId(node)).setProgram(BindingMap.of(programs))
+            .build());
+        return modification -> modification.write(path(ref), data);
+    }
+
+    @Test
+    void everyKindOfWriteReadsBackAsTheDatastoreHasIt() throws Exception {
+        commit(putSwitch("openflow:1", program(5, "a")));
+        commit(putSwitch("openflow:2", program(5, "b")));
+        assertStoredEqualsTheDatastore();
+
+        commit(putSwitch("openflow:1", program(6, "c")));                   // replaced
+        final var programPath = switchPath("openflow:2").toBuilder()
+            .child(Program.class, program(7, "d").key()).build();
+        final var added = data(programPath, program(7, "d"));
+        commit(modification -> modification.merge(path(programPath), added));  // inside an entry
+        assertStoredEqualsTheDatastore();
+
+        final var programsRef = DataObjectIdentifier.builder(Programs.class)
+            .child(org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program.class,
+                new ProgramKey(new ProgramName("limiter"))).build();
+        final var stored = data(programsRef, new ProgramBuilder().setName(new ProgramName("limiter"))
+            .setSource(new LibraryBuilder().setLibraryFilter(new LibraryFilterName("rate-limiter")).build()).build());
+        commit(modification -> {                                            // two roots in one transaction
+            modification.write(path(programsRef), stored);
+            modification.delete(path(switchPath("openflow:1")));
+        });
+        assertStoredEqualsTheDatastore();
+
+        final var switches = path(DataObjectReference.builder(Switches.class).build());
+        commit(modification -> modification.delete(switches));              // a whole subtree
+        assertStoredEqualsTheDatastore();
+        commit(putSwitch("openflow:9", program(5, "e")));
+        final var whole = tree.takeSnapshot().readNode(switches).orElseThrow();
+        commit(modification -> modification.delete(switches));
+        commit(modification -> modification.write(switches, whole));        // written whole
+        assertStoredEqualsTheDatastore();
+    }
+
+    @Test
+    void oneSwitchsChangeWritesTheSameWhateverTheNumberOfSwitches() throws Exception {
+        final long[] appended = new long[2];
+        int configured = 0;
+        for (int fleet : new int[] { 10, 1000 }) {
+            for (; configured < fleet; configured++) {
+                commit(putSwitch("openflow:" + (1000 + configured), program(5, "fleet")));
+            }
+            commit(putSwitch("openflow:" + (1000 + fleet / 2), program(6, "other")));
+            appended[fleet == 10 ? 0 : 1] = lastAppend;
+        }
+        assertEquals(appended[0], appended[1], "bytes appended for one switch's change, 10 and 1000 switches");
+        assertStoredEqualsTheDatastore();
+    }
+
+    @Test
+    void aSnapshotOfTheStoreReadsBackTheSame() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            commit(putSwitch("openflow:" + i, program(5, "p" + i)));
+        }
+        commit(modification -> modification.delete(path(switchPath("openflow:0"))));
+        files.compact(live.snapshot());
+        assertEquals(0, files.logBytes());
+        commit(putSwitch("openflow:20", program(5, "after")));
+        assertStoredEqualsTheDatastore();
+        assertEquals(20, live.size());
+        assertTrue(live.root(roots.get(2)).isEmpty());
+    }
+}
