@@ -149,6 +149,23 @@ def test_console_script_runs_one_command_as_the_readme_shows(system):
     assert r.returncode == 0 and "odl-oko" in r.stdout and "Started" in r.stdout, r.stdout + r.stderr
 
 
+def test_the_console_password_is_generated_and_karaf_karaf_is_refused(system):
+    """Karaf's SSH console (8101, what bin/client connects to) takes the password `up` generated and keeps in
+    .run/karaf-password (0600), not the distribution's karaf:karaf."""
+    password_file = system.run_dir / "karaf-password"
+    assert oct(password_file.stat().st_mode & 0o777) == "0o600"
+    password = password_file.read_text().strip()
+    assert len(password) >= 20 and password != "karaf"
+
+    def console_as(user, secret):
+        return system.sh(f"echo 'feature:list -i' | '{system.karaf}/bin/client' -u {user} -p '{secret}' -r 1 -b",
+                         timeout=120)
+    refused = console_as("karaf", "karaf")
+    assert "odl-oko" not in refused.stdout, refused.stdout
+    accepted = console_as("karaf", password)
+    assert accepted.returncode == 0 and "odl-oko" in accepted.stdout, accepted.stdout + accepted.stderr
+
+
 def test_oko_codecs_are_registered_with_openflowjava(system):
     log = (system.karaf / "data" / "log" / "karaf.log").read_text()
     assert "Oko OpenFlow codecs registered" in log

@@ -131,7 +131,7 @@ public final class ConfigurationStore implements AutoCloseable {
             stored.apply(new Change(root, read(broker, root).orElse(null)));
         }
         files.compact(stored.snapshot());
-        summary.add("created, taking over " + stored.size() + " entries from the datastore");
+        summary.add("created from what the datastore held (" + stored.size() + " entries)");
     }
 
     /** The stored configuration replaces what the datastore holds, one root at a time. */
@@ -156,7 +156,7 @@ public final class ConfigurationStore implements AutoCloseable {
             final String name = root.getLastPathArgument().getNodeType().getLocalName();
             try {
                 tx.commit().get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                summary.add(stored.size(root) + " entries of " + name + " restored");
+                summary.add(name + ": " + stored.size(root) + " restored");
             } catch (ExecutionException | TimeoutException e) {
                 // A stored program that this version's filter library refuses, for one: the other roots still
                 // restore, and the store keeps these entries (the next start tries again).
