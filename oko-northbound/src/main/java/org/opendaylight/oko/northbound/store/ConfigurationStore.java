@@ -19,13 +19,14 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.opendaylight.mdsal.common.api.DataValidationFailedException;
 import org.opendaylight.mdsal.common.api.PostCanCommitStep;
 import org.opendaylight.mdsal.common.api.PostPreCommitStep;
 import org.opendaylight.mdsal.common.api.ThreePhaseCommitStep;
@@ -73,10 +74,16 @@ import org.slf4j.LoggerFactory;
 public final class ConfigurationStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigurationStore.class);
     private static final long DATASTORE_TIMEOUT_SECONDS = 120;
+    /** How long the start waits for the datastore to call the cohorts just registered. */
+    private static final long REGISTRATION_WAIT_MILLIS = 10_000;
 
     private final StoreFiles files;
     private final StoredConfiguration stored;
     private final List<Registration> registrations = new ArrayList<>();
+    /** Commits the cohorts have been asked about: the proof that their registration took effect. */
+    private final AtomicLong asked = new AtomicLong();
+    /** While the stored configuration is put back: writes other than that are refused. */
+    private volatile boolean restoring;
 
     @Activate
     public ConfigurationStore(@Reference final DOMDataBroker broker,
@@ -98,21 +105,26 @@ public final class ConfigurationStore implements AutoCloseable {
             throw new IOException("the datastore takes no commit cohorts: the Oko configuration store cannot work");
         }
         final List<String> summary = new ArrayList<>();
-        final Set<YangInstanceIdentifier> notRestored = new HashSet<>();
         try {
-            if (files.created()) {
+            final boolean created = files.created();
+            if (created) {
                 takeOver(broker, summary);
             } else {
-                restore(broker, summary, notRestored);
+                load(dir, summary);
+                restoring = true;
             }
             for (YangInstanceIdentifier root : roots) {
                 registrations.add(cohorts.registerCommitCohort(DOMDataTreeIdentifier.of(CONFIGURATION, root),
                     new Cohort(root)));
             }
-            catchUp(broker, summary, notRestored);
+            if (!created) {
+                restore(broker, dir, summary);
+            }
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
+        } finally {
+            restoring = false;
         }
         final String line = String.join("; ", summary);
         Files.writeString(dir.resolve("restored"), Instant.now() + " " + line + "\n", StandardCharsets.UTF_8);
@@ -125,7 +137,10 @@ public final class ConfigurationStore implements AutoCloseable {
             : Path.of(System.getProperty("karaf.home", "."), "oko-store");
     }
 
-    /** A new store: whatever the datastore holds becomes its first snapshot. */
+    /**
+     * A new store: whatever the datastore holds becomes its first snapshot (the configuration an earlier version
+     * kept in a persistent datastore, taken over once).
+     */
     private void takeOver(final DOMDataBroker broker, final List<String> summary) throws IOException {
         for (YangInstanceIdentifier root : stored.roots()) {
             stored.apply(new Change(root, read(broker, root).orElse(null)));
@@ -134,68 +149,124 @@ public final class ConfigurationStore implements AutoCloseable {
         summary.add("created from what the datastore held (" + stored.size() + " entries)");
     }
 
-    /** The stored configuration replaces what the datastore holds, one root at a time. */
-    private void restore(final DOMDataBroker broker, final List<String> summary,
-            final Set<YangInstanceIdentifier> notRestored) throws IOException {
+    /**
+     * Reads the snapshot and the log. A record this version cannot read (damaged, or naming a subtree it does not
+     * store) is skipped, after the files are copied aside: the start goes on with everything else.
+     */
+    private void load(final Path dir, final List<String> summary) throws IOException {
+        final List<byte[]> records = new ArrayList<>();
         if (files.snapshot() != null) {
-            stored.applyAll(StoredConfiguration.decode(files.snapshot()));
+            records.add(files.snapshot());
         }
-        for (byte[] change : files.changes()) {
-            stored.applyAll(StoredConfiguration.decode(change));
-        }
-        for (YangInstanceIdentifier root : stored.roots()) {
-            final var data = stored.root(root);
-            final var tx = broker.newWriteOnlyTransaction();
-            if (data.isPresent()) {
-                tx.put(CONFIGURATION, root, data.orElseThrow());
-            } else if (read(broker, root).isPresent()) {
-                tx.delete(CONFIGURATION, root);
-            } else {
+        records.addAll(files.changes());
+        int skipped = 0;
+        for (byte[] record : records) {
+            final List<Change> changes;
+            try {
+                changes = StoredConfiguration.decode(record);
+            } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+                LOG.error("A record of the configuration store cannot be read: skipped", e);
+                skipped++;
                 continue;
             }
-            final String name = root.getLastPathArgument().getNodeType().getLocalName();
-            try {
-                tx.commit().get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                summary.add(name + ": " + stored.size(root) + " restored");
-            } catch (ExecutionException | TimeoutException e) {
-                // A stored program that this version's filter library refuses, for one: the other roots still
-                // restore, and the store keeps these entries (the next start tries again).
-                notRestored.add(root);
-                summary.add(name + " NOT restored (" + e.getMessage() + "; kept in the store)");
-                LOG.error("Could not restore {} from the configuration store; its {} entries stay stored and the "
-                    + "next start tries again", root, stored.size(root), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while restoring " + root, e);
+            for (Change change : changes) {
+                if (stored.covers(change.path())) {
+                    stored.apply(change);
+                } else {
+                    LOG.error("The configuration store holds {}, which this version does not store: skipped",
+                        change.path());
+                    skipped++;
+                }
             }
         }
-        if (summary.isEmpty()) {
-            summary.add("nothing stored");
+        if (skipped > 0) {
+            final Path aside = Files.createDirectories(dir.resolve("unread-" + System.currentTimeMillis()));
+            for (String name : List.of(StoreFiles.SNAPSHOT_FILE, StoreFiles.LOG_FILE)) {
+                if (Files.exists(dir.resolve(name))) {
+                    Files.copy(dir.resolve(name), aside.resolve(name));
+                }
+            }
+            summary.add(skipped + " stored changes NOT read (files kept in " + aside + ")");
         }
     }
 
     /**
-     * A write committed between the restore and the registration of the cohorts went past the store: if the
-     * datastore differs from it now, its content is stored.
+     * Puts every stored entry back into the datastore, a transaction per root, entry by entry: the cohorts log it
+     * like any write, so the store keeps matching the datastore. An entry the datastore refuses (a program this
+     * version's filter library refuses, for one) is written to a file beside the store, with the reason in
+     * karaf.log, and dropped from the store; the others are restored.
      */
-    private void catchUp(final DOMDataBroker broker, final List<String> summary,
-            final Set<YangInstanceIdentifier> notRestored) throws IOException {
+    private void restore(final DOMDataBroker broker, final Path dir, final List<String> summary) throws IOException {
+        boolean confirmed = false;
+        final long deadline = System.currentTimeMillis() + REGISTRATION_WAIT_MILLIS;
         for (YangInstanceIdentifier root : stored.roots()) {
-            if (notRestored.contains(root)) {
+            final List<Change> units = stored.units(root);
+            if (units.isEmpty()) {
                 continue;
             }
-            final Optional<NormalizedNode> now = read(broker, root);
-            if (!now.equals(stored.root(root).map(NormalizedNode.class::cast))) {
-                final var change = List.of(new Change(root, now.orElse(null)));
-                synchronized (this) {
-                    files.append(StoredConfiguration.encode(change));
-                    stored.applyAll(change);
+            final String name = root.getLastPathArgument().getNodeType().getLocalName();
+            final long before = asked.get();
+            if (put(broker, units) == null) {
+                // Until the datastore has asked the cohorts about a commit, their registration may not have taken
+                // effect: a write then would not be stored. The same puts again until it has.
+                while (!confirmed && asked.get() == before && System.currentTimeMillis() < deadline) {
+                    sleep(100);
+                    put(broker, units);
                 }
-                summary.add(root.getLastPathArgument().getNodeType().getLocalName()
-                    + " changed during the start: stored");
-                LOG.warn("{} was written while the configuration store started: its current content is stored",
-                    root);
+                confirmed |= asked.get() != before;
+                summary.add(name + ": " + units.size() + " restored");
+                continue;
             }
+            final List<Change> refused = new ArrayList<>();
+            for (Change unit : units) {
+                final String problem = put(broker, List.of(unit));
+                if (problem != null) {
+                    refused.add(unit);
+                    LOG.error("Could not restore {} from the configuration store: {}", unit.path(), problem);
+                }
+            }
+            final Path aside = dir.resolve("refused-" + name + "-" + System.currentTimeMillis());
+            Files.write(aside, StoredConfiguration.encode(refused));
+            synchronized (this) {
+                final List<Change> removal = refused.stream().map(unit -> new Change(unit.path(), null)).toList();
+                files.append(StoredConfiguration.encode(removal));
+                stored.applyAll(removal);
+            }
+            summary.add(name + ": " + (units.size() - refused.size()) + " restored, " + refused.size()
+                + " NOT restored (refused by the datastore, see karaf.log; kept in " + aside + ")");
+        }
+        if (summary.isEmpty()) {
+            summary.add("nothing stored");
+        }
+        if (!confirmed && stored.size() > 0) {
+            LOG.warn("The datastore did not call the configuration store's cohorts within {} ms of their "
+                + "registration", REGISTRATION_WAIT_MILLIS);
+        }
+    }
+
+    /** Puts {@code units} in one transaction; null when it committed, else why not. */
+    private static String put(final DOMDataBroker broker, final List<Change> units) throws IOException {
+        final var tx = broker.newWriteOnlyTransaction();
+        units.forEach(unit -> tx.put(CONFIGURATION, unit.path(), unit.data()));
+        try {
+            tx.commit().get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+        } catch (TimeoutException e) {
+            throw new IOException("the datastore did not commit within " + DATASTORE_TIMEOUT_SECONDS + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while restoring the configuration", e);
+        }
+    }
+
+    private static void sleep(final long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while restoring the configuration", e);
         }
     }
 
@@ -211,12 +282,22 @@ public final class ConfigurationStore implements AutoCloseable {
         }
     }
 
+    /** While restoring: whether a commit only puts back what the store holds (the restore's own). */
+    private synchronized boolean isRestore(final List<Change> changes) {
+        return changes.stream().allMatch(change -> Objects.equals(stored.unit(change.path()), change.data()));
+    }
+
     /** Forces {@code changes} to the log (the durability point), then takes them into the stored model. */
     private synchronized void write(final List<Change> changes) throws IOException {
         files.append(StoredConfiguration.encode(changes));
         stored.applyAll(changes);
         if (files.wantsCompaction()) {
-            files.compact(stored.snapshot());
+            try {
+                files.compact(stored.snapshot());
+            } catch (IOException e) {
+                // The change itself is in the log: the commit goes on, the next change tries again.
+                LOG.warn("Could not write a new snapshot of the configuration store", e);
+            }
         }
     }
 
@@ -243,15 +324,21 @@ public final class ConfigurationStore implements AutoCloseable {
         @Override
         public FluentFuture<PostCanCommitStep> canCommit(final Object txId, final EffectiveModelContext ctx,
                 final Collection<DOMDataTreeCandidate> candidates) {
+            asked.incrementAndGet();
             final List<Change> changes = new ArrayList<>();
             final List<Change> undo = new ArrayList<>();
             for (DOMDataTreeCandidate candidate : candidates) {
                 final YangInstanceIdentifier path = candidate.getRootPath().path();
                 changes.addAll(StoredConfiguration.changes(path, candidate.getRootNode()));
-                undo.add(new Change(path, candidate.getRootNode().dataBefore()));
+                undo.addAll(StoredConfiguration.undo(path, candidate.getRootNode()));
             }
             if (changes.isEmpty()) {
                 return PostCanCommitStep.NOOP_SUCCESSFUL_FUTURE;
+            }
+            if (restoring && !isRestore(changes)) {
+                return FluentFutures.immediateFailedFluentFuture(new DataValidationFailedException(
+                    YangInstanceIdentifier.class, root, "Oko is putting the stored configuration back into the "
+                        + "datastore (a start): try again in a few seconds"));
             }
             return FluentFutures.immediateFluentFuture(new PostCanCommitStep() {
                 @Override
@@ -283,7 +370,7 @@ public final class ConfigurationStore implements AutoCloseable {
             });
         }
 
-        /** A commit that failed after its pre-commit: the store goes back to what the datastore still holds. */
+        /** A commit that failed after its pre-commit: the units it changed go back to what they were. */
         private ListenableFuture<?> undo(final List<Change> undo) {
             try {
                 write(undo);

@@ -22,20 +22,26 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The files of a configuration store: a snapshot and a log of changes after it, both as frames
- * {@code magic, sequence number, length, CRC-32C, payload}. A change is durable when {@link #append} returns (the
- * log is forced to disk). A frame that was being written when the process died is cut off at the next open: a
- * torn or corrupt tail is never read as data. {@link #compact} replaces the snapshot atomically (written beside,
- * forced, renamed) and then empties the log; frames the snapshot already covers (sequence number not above the
- * snapshot's) are skipped, so a stop between the two steps loses nothing and applies nothing twice.
+ * {@code magic, sequence number, length, CRC-32C (of the sequence number, length and payload), payload}. A change
+ * is durable when {@link #append} returns (the log is forced to disk). A frame that was being written when the
+ * process died is cut off at the next open: a torn tail is never read as data. A damaged frame with more after it
+ * (the disk's fault, not a stop's) ends what is read too, and the whole log is copied aside first.
+ * {@link #compact} replaces the snapshot atomically (written beside, forced, renamed) and then empties the log;
+ * frames the snapshot already covers (sequence number not above the snapshot's) are skipped, so a stop between the
+ * two steps loses nothing and applies nothing twice. A store is created by its first snapshot: a log without one
+ * is from a creation cut short, and is dropped.
  *
  * <p>Not thread-safe: its owner serializes the calls.
  */
 final class StoreFiles implements AutoCloseable {
-    static final String SNAPSHOT = "snapshot";
-    static final String LOG = "log";
+    private static final Logger LOG = LoggerFactory.getLogger(StoreFiles.class);
+    static final String SNAPSHOT_FILE = "snapshot";
+    static final String LOG_FILE = "log";
     private static final int MAGIC = 0x4f4b4f53;                    // "OKOS"
     private static final int HEADER = Integer.BYTES + Long.BYTES + Integer.BYTES + Integer.BYTES;
     /** Larger than any configuration this store holds; a length above it is a corrupt frame. */
@@ -47,6 +53,8 @@ final class StoreFiles implements AutoCloseable {
     private final List<byte[]> changes;
     private FileChannel log;
     private long sequence;
+    /** Why appends are refused, when a failed append could not be undone. */
+    private String broken;
     private long snapshotBytes;
 
     private StoreFiles(final Path dir, final boolean created, final byte[] snapshot, final long snapshotSequence,
@@ -63,19 +71,25 @@ final class StoreFiles implements AutoCloseable {
     /** Opens the store in {@code dir}, creating the directory when there is none. */
     static StoreFiles open(final Path dir) throws IOException {
         Files.createDirectories(dir);
-        Files.deleteIfExists(dir.resolve(SNAPSHOT + ".new"));       // a compaction cut short
-        final Path snapshotPath = dir.resolve(SNAPSHOT);
-        final Path logPath = dir.resolve(LOG);
-        final boolean created = !Files.exists(snapshotPath) && !Files.exists(logPath);
+        Files.deleteIfExists(dir.resolve(SNAPSHOT_FILE + ".new"));       // a compaction cut short
+        final Path snapshotPath = dir.resolve(SNAPSHOT_FILE);
+        final Path logPath = dir.resolve(LOG_FILE);
+        // The snapshot is written first when a store is created: without one, whatever log there is comes from a
+        // creation cut short, and the store is created again.
+        final boolean created = !Files.exists(snapshotPath);
+        if (created) {
+            Files.deleteIfExists(logPath);
+        }
 
         byte[] snapshot = null;
         long snapshotSequence = 0;
-        if (Files.exists(snapshotPath)) {
+        if (!created) {
             final var frames = new ArrayList<Frame>();
             final long good = readFrames(ByteBuffer.wrap(Files.readAllBytes(snapshotPath)), frames);
             if (frames.size() != 1 || good != Files.size(snapshotPath)) {
                 throw new IOException(snapshotPath + " is damaged (" + frames.size() + " whole frames in "
-                    + good + " of " + Files.size(snapshotPath) + " bytes)");
+                    + good + " of " + Files.size(snapshotPath) + " bytes): Oko will not start on a configuration it "
+                    + "cannot read whole. Restore " + dir + " from a backup, or move it aside to start empty");
             }
             snapshot = frames.get(0).payload;
             snapshotSequence = frames.get(0).sequence;
@@ -89,8 +103,15 @@ final class StoreFiles implements AutoCloseable {
             // read until full
         }
         bytes.flip();
-        final long good = readFrames(bytes, frames);
+        final int good = (int) readFrames(bytes, frames);
         if (good < size) {
+            if (!tornTail(bytes, good)) {
+                // Not the frame a stop cut short: a damaged one with more after it. What follows is kept aside.
+                final Path aside = dir.resolve("log.damaged-" + System.currentTimeMillis());
+                Files.copy(logPath, aside);
+                LOG.error("{} is damaged at byte {} of {}: the changes before it are read, the whole log is kept "
+                    + "in {}", logPath, good, size, aside);
+            }
             // The frame being written when the process stopped: never acknowledged, so never data.
             log.truncate(good);
             log.force(true);
@@ -107,7 +128,21 @@ final class StoreFiles implements AutoCloseable {
         return new StoreFiles(dir, created, snapshot, snapshotSequence, changes, log, sequence);
     }
 
-    /** Whether this open created the store (no snapshot and no log were there). */
+    /**
+     * Whether the bytes from {@code offset} on are what a stop in the middle of an append leaves: one frame's
+     * beginning, nothing after where it would end.
+     */
+    private static boolean tornTail(final ByteBuffer bytes, final int offset) {
+        final int remaining = bytes.limit() - offset;
+        if (remaining < HEADER) {
+            return true;
+        }
+        final int length = bytes.getInt(offset + Integer.BYTES + Long.BYTES);
+        return bytes.getInt(offset) == MAGIC && length >= 0 && length <= MAX_PAYLOAD
+            && remaining <= HEADER + length;
+    }
+
+    /** Whether this open created the store (there was no snapshot). */
     boolean created() {
         return created;
     }
@@ -128,6 +163,9 @@ final class StoreFiles implements AutoCloseable {
 
     /** Appends one change and forces it to disk. */
     void append(final byte[] payload) throws IOException {
+        if (broken != null) {
+            throw new IOException("the log cannot be written since an earlier failure (" + broken + ")");
+        }
         final ByteBuffer frame = frame(sequence + 1, payload);
         final long start = log.position();
         try {
@@ -136,9 +174,14 @@ final class StoreFiles implements AutoCloseable {
             }
             log.force(false);
         } catch (IOException e) {
-            // Leave no half frame for the next append to follow.
-            log.truncate(start);
-            log.position(start);
+            // Leave no half frame for the next append to follow; if even that fails, append nothing more.
+            try {
+                log.truncate(start);
+                log.position(start);
+            } catch (IOException truncateFailure) {
+                e.addSuppressed(truncateFailure);
+                broken = e.getMessage();
+            }
             throw e;
         }
         sequence++;
@@ -155,7 +198,7 @@ final class StoreFiles implements AutoCloseable {
 
     /** Makes {@code payload} the snapshot of everything appended so far, and empties the log. */
     void compact(final byte[] payload) throws IOException {
-        final Path next = dir.resolve(SNAPSHOT + ".new");
+        final Path next = dir.resolve(SNAPSHOT_FILE + ".new");
         try (FileChannel out = FileChannel.open(next, CREATE, WRITE, TRUNCATE_EXISTING)) {
             final ByteBuffer frame = frame(sequence, payload);
             while (frame.hasRemaining()) {
@@ -163,7 +206,7 @@ final class StoreFiles implements AutoCloseable {
             }
             out.force(true);
         }
-        Files.move(next, dir.resolve(SNAPSHOT), ATOMIC_MOVE, REPLACE_EXISTING);
+        Files.move(next, dir.resolve(SNAPSHOT_FILE), ATOMIC_MOVE, REPLACE_EXISTING);
         forceDirectory();
         log.truncate(0);
         log.position(0);
@@ -182,11 +225,17 @@ final class StoreFiles implements AutoCloseable {
         log.close();
     }
 
-    private static ByteBuffer frame(final long sequence, final byte[] payload) {
+    /** The checksum of a frame: its sequence number, its length and its payload. */
+    private static int checksum(final long sequence, final byte[] payload) {
         final CRC32C crc = new CRC32C();
+        crc.update(ByteBuffer.allocate(Long.BYTES + Integer.BYTES).putLong(sequence).putInt(payload.length).flip());
         crc.update(payload);
+        return (int) crc.getValue();
+    }
+
+    private static ByteBuffer frame(final long sequence, final byte[] payload) {
         final ByteBuffer frame = ByteBuffer.allocate(HEADER + payload.length);
-        frame.putInt(MAGIC).putLong(sequence).putInt(payload.length).putInt((int) crc.getValue()).put(payload);
+        frame.putInt(MAGIC).putLong(sequence).putInt(payload.length).putInt(checksum(sequence, payload)).put(payload);
         return frame.flip();
     }
 
@@ -203,9 +252,7 @@ final class StoreFiles implements AutoCloseable {
             }
             final byte[] payload = new byte[length];
             bytes.get(payload);
-            final CRC32C crc = new CRC32C();
-            crc.update(payload);
-            if ((int) crc.getValue() != crcValue) {
+            if (checksum(sequence, payload) != crcValue) {
                 break;
             }
             out.add(new Frame(sequence, payload));

@@ -95,6 +95,22 @@ final class StoredConfiguration {
         }
     }
 
+    /** Whether {@code path} is at or below one of the stored roots. */
+    boolean covers(final YangInstanceIdentifier path) {
+        return roots.stream().anyMatch(root -> root.contains(path));
+    }
+
+    /** The stored data of one unit (an entry or another child of a root), or null. */
+    NormalizedNode unit(final YangInstanceIdentifier path) {
+        return units.get(path);
+    }
+
+    /** The units below {@code root}, as changes that put them back. */
+    List<Change> units(final YangInstanceIdentifier root) {
+        return units.entrySet().stream().filter(unit -> root.contains(unit.getKey()))
+            .map(unit -> new Change(unit.getKey(), unit.getValue())).toList();
+    }
+
     /** How far {@code path} is below its root (0 for the root itself). */
     private int depth(final YangInstanceIdentifier path) {
         for (YangInstanceIdentifier root : roots) {
@@ -114,27 +130,37 @@ final class StoredConfiguration {
      */
     static List<Change> changes(final YangInstanceIdentifier root, final DataTreeCandidateNode node) {
         final var out = new ArrayList<Change>();
-        collect(root, node, 0, out);
+        collect(root, node, 0, out, false);
+        return out;
+    }
+
+    /** The changes that undo what {@link #changes} returns for the same commit: the same units, as they were. */
+    static List<Change> undo(final YangInstanceIdentifier root, final DataTreeCandidateNode node) {
+        final var out = new ArrayList<Change>();
+        collect(root, node, 0, out, true);
         return out;
     }
 
     private static void collect(final YangInstanceIdentifier path, final DataTreeCandidateNode node, final int depth,
-            final List<Change> out) {
+            final List<Change> out, final boolean before) {
+        final NormalizedNode data = before ? node.dataBefore() : node.dataAfter();
         switch (node.modificationType()) {
             case UNMODIFIED:
                 return;
             case SUBTREE_MODIFIED:
-                final NormalizedNode after = node.dataAfter();
-                if (depth == 0 && after instanceof ContainerNode || depth == 1 && after instanceof SystemMapNode) {
+            case APPEARED:                          // made by a write below it (a first entry)
+            case DISAPPEARED:                       // gone with its last entry
+                final NormalizedNode shape = node.dataAfter() != null ? node.dataAfter() : node.dataBefore();
+                if (depth == 0 && shape instanceof ContainerNode || depth == 1 && shape instanceof SystemMapNode) {
                     for (DataTreeCandidateNode child : node.childNodes()) {
-                        collect(path.node(child.name()), child, depth + 1, out);
+                        collect(path.node(child.name()), child, depth + 1, out, before);
                     }
                     return;
                 }
-                out.add(new Change(path, after));
+                out.add(new Change(path, data));
                 return;
-            default:                                // written, deleted, appeared or disappeared as a whole
-                out.add(new Change(path, node.dataAfter()));
+            default:                                // written or deleted as a whole
+                out.add(new Change(path, data));
         }
     }
 

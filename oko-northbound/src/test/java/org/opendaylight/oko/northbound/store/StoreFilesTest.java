@@ -10,7 +10,6 @@ package org.opendaylight.oko.northbound.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,12 +39,13 @@ class StoreFilesTest {
     void appendedChangesAreReadBackInOrder() throws IOException {
         try (var files = StoreFiles.open(dir)) {
             assertTrue(files.created());
+            files.compact(bytes("start"));
             files.append(bytes("one"));
             files.append(bytes("two"));
         }
         try (var files = StoreFiles.open(dir)) {
             assertFalse(files.created());
-            assertNull(files.snapshot());
+            assertArrayEquals(bytes("start"), files.snapshot());
             assertEquals(List.of("one", "two"), texts(files.changes()));
         }
     }
@@ -53,10 +53,11 @@ class StoreFilesTest {
     @Test
     void aTornLastFrameIsCutOffAndTheNextAppendFollowsTheLastWholeOne() throws IOException {
         try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes("start"));
             files.append(bytes("kept"));
             files.append(bytes("torn"));
         }
-        final Path log = dir.resolve(StoreFiles.LOG);
+        final Path log = dir.resolve(StoreFiles.LOG_FILE);
         final long size = Files.size(log);
         try (var channel = java.nio.channels.FileChannel.open(log, StandardOpenOption.WRITE)) {
             channel.truncate(size - 2);                        // the process died while writing the second frame
@@ -73,21 +74,60 @@ class StoreFilesTest {
     @Test
     void aCorruptFrameEndsTheLog() throws IOException {
         try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes("start"));
             files.append(bytes("good"));
             files.append(bytes("flipped"));
         }
-        final Path log = dir.resolve(StoreFiles.LOG);
+        final Path log = dir.resolve(StoreFiles.LOG_FILE);
         final byte[] content = Files.readAllBytes(log);
         content[content.length - 1] ^= 1;
         Files.write(log, content);
         try (var files = StoreFiles.open(dir)) {
             assertEquals(List.of("good"), texts(files.changes()));
         }
+        try (var listing = Files.list(dir)) {
+            assertTrue(listing.noneMatch(p -> p.getFileName().toString().startsWith("log.damaged")),
+                "a damaged last frame is a stop's, not the disk's");
+        }
+    }
+
+    @Test
+    void aDamagedFrameWithMoreAfterItEndsWhatIsReadAndTheLogIsKeptAside() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes("start"));
+            files.append(bytes("first"));
+            files.append(bytes("second"));
+            files.append(bytes("third"));
+        }
+        final Path log = dir.resolve(StoreFiles.LOG_FILE);
+        final byte[] content = Files.readAllBytes(log);
+        content[20 + 5 + 20 + 2] ^= 1;                         // inside "second"'s payload
+        Files.write(log, content);
+        try (var files = StoreFiles.open(dir)) {
+            assertEquals(List.of("first"), texts(files.changes()));
+        }
+        try (var listing = Files.list(dir)) {
+            final var aside = listing.filter(p -> p.getFileName().toString().startsWith("log.damaged")).toList();
+            assertEquals(1, aside.size(), aside.toString());
+            assertArrayEquals(content, Files.readAllBytes(aside.get(0)));
+        }
+    }
+
+    @Test
+    void aLogWithoutASnapshotIsACreationCutShortAndIsStartedAgain() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.append(bytes("before the first snapshot"));
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertTrue(files.created());
+            assertTrue(files.changes().isEmpty());
+        }
     }
 
     @Test
     void compactionReplacesTheLogAndAStopBetweenItsStepsAppliesNothingTwice() throws IOException {
         try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes(""));
             files.append(bytes("a"));
             files.append(bytes("b"));
             files.compact(bytes("ab"));
@@ -100,7 +140,7 @@ class StoreFilesTest {
 
         // A stop after the new snapshot was renamed into place, before the log was emptied: the log still holds
         // what the snapshot covers.
-        final Path log = dir.resolve(StoreFiles.LOG);
+        final Path log = dir.resolve(StoreFiles.LOG_FILE);
         final byte[] before = Files.readAllBytes(log);
         try (var files = StoreFiles.open(dir)) {
             files.compact(bytes("abc"));
@@ -121,7 +161,7 @@ class StoreFilesTest {
         try (var files = StoreFiles.open(dir)) {
             files.compact(bytes("everything"));
         }
-        final Path snapshot = dir.resolve(StoreFiles.SNAPSHOT);
+        final Path snapshot = dir.resolve(StoreFiles.SNAPSHOT_FILE);
         final byte[] content = Files.readAllBytes(snapshot);
         content[content.length - 1] ^= 1;
         Files.write(snapshot, content);

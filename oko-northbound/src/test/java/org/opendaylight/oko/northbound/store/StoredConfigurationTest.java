@@ -78,6 +78,7 @@ class StoredConfigurationTest extends AbstractConcurrentDataBrokerTest {
             path(DataObjectReference.builder(Switches.class).build()),
             path(DataObjectReference.builder(Nodes.class).build()));
         files = StoreFiles.open(dir);
+        files.compact(StoredConfiguration.encode(List.of()));
         live = new StoredConfiguration(roots);
     }
 
@@ -102,6 +103,7 @@ class StoredConfigurationTest extends AbstractConcurrentDataBrokerTest {
         tree.validate(modification);
         final var candidate = tree.prepare(modification);
         final List<Change> changes = new ArrayList<>();
+        final List<Change> undo = new ArrayList<>();
         for (YangInstanceIdentifier root : roots) {
             DataTreeCandidateNode node = candidate.getRootNode();
             for (var arg : root.getPathArguments()) {
@@ -109,9 +111,16 @@ class StoredConfigurationTest extends AbstractConcurrentDataBrokerTest {
             }
             if (node != null) {
                 changes.addAll(StoredConfiguration.changes(root, node));
+                undo.addAll(StoredConfiguration.undo(root, node));
             }
         }
         tree.commit(candidate);
+
+        // An aborted commit's undo brings the store back to where it was.
+        final var beforeCommit = roots.stream().map(live::root).toList();
+        live.applyAll(changes);
+        live.applyAll(undo);
+        assertEquals(beforeCommit, roots.stream().map(live::root).toList(), "after the undo of " + changes);
         final long before = files.logBytes();
         if (!changes.isEmpty()) {
             files.append(StoredConfiguration.encode(changes));
