@@ -621,8 +621,14 @@ oko_show(struct unixctl_conn *conn, int argc, const char *argv[],
         }
         free(progs);
     }
+    if (!found && ofproto_lookup(argv[1])) {
+        /* A bridge that has never had a program: an empty table. */
+        ds_put_format(&s, "%s: 0 programs\n", argv[1]);
+        found = true;
+    }
     if (!found) {
-        unixctl_command_reply_error(conn, "no such bridge, or it has never had a program");
+        ds_put_format(&s, "no such bridge: %s", argv[1]);
+        unixctl_command_reply_error(conn, ds_cstr(&s));
     } else {
         unixctl_command_reply(conn, ds_cstr(&s));
     }
