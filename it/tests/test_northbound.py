@@ -351,3 +351,35 @@ def test_deleting_the_configuration_unloads_the_program(clean):
     assert r.status_code in (200, 204), r.text
     wait_for(lambda: f"program {PROG_ID}:" not in _oko_show(clean), 60, "the program stayed on the switch")
     wait_for(lambda: _switch_program(clean, PROG_ID) is None, 30, "the operational entry stayed")
+
+
+def test_a_removed_switch_leaves_no_operational_entry(clean):
+    """A bridge that ran a program is deleted, then its switch entry is removed from the configuration:
+    /oko:switches (operational) no longer lists it (it stayed there as switch-disconnected until Karaf restarted)."""
+    bridge, node = "br-gone", "openflow:185"
+    entry = f"{clean.restconf}/data/oko:switches/switch={node}"
+    r = requests.put(f"{clean.restconf}/data/oko:programs/program=gone-baseline", auth=AUTH, timeout=30,
+                     json={"oko:program": [{"name": "gone-baseline", "library-filter": "baseline"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    r = clean.sh(f"ovs-vsctl add-br {bridge} -- set bridge {bridge} datapath_type=netdev protocols=OpenFlow13 "
+                 f"fail_mode=secure other-config:datapath-id=00000000000000b9 "
+                 f"-- set-controller {bridge} tcp:127.0.0.1:{clean.env['OKO_OF_PORT']}")
+    assert r.returncode == 0, r.stderr
+
+    def status():
+        r = requests.get(f"{entry}/program=40?content=nonconfig", auth=AUTH, timeout=30)
+        return r.json()["oko:program"][0].get("status") if r.status_code == 200 else None
+    try:
+        r = requests.put(f"{entry}/program=40", auth=AUTH, timeout=30,
+                         json={"oko:program": [{"program-id": 40, "program": "gone-baseline"}]})
+        assert r.status_code in (200, 201, 204), r.text
+        wait_for(lambda: status() == "installed", 60, f"program 40 installed on {node}")
+    finally:
+        clean.sh(f"ovs-vsctl --if-exists del-br {bridge}; ip link del {bridge} 2>/dev/null")
+    wait_for(lambda: status() == "switch-disconnected", 60, f"{node} marked disconnected")
+
+    r = requests.delete(entry, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 204), r.text
+    wait_for(lambda: requests.get(f"{entry}?content=nonconfig", auth=AUTH, timeout=30).status_code == 409, 30,
+             f"{node} still listed in the operational /oko:switches")
+    requests.delete(f"{clean.restconf}/data/oko:programs/program=gone-baseline", auth=AUTH, timeout=30)

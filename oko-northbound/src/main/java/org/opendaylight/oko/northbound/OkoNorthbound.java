@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.opendaylight.mdsal.binding.api.DataBroker;
+import org.opendaylight.mdsal.binding.api.DataObjectModification;
 import org.opendaylight.mdsal.binding.api.NotificationPublishService;
 import org.opendaylight.mdsal.binding.api.NotificationService;
 import org.opendaylight.mdsal.binding.api.RpcProviderService;
@@ -37,6 +38,8 @@ import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeS
 import org.opendaylight.openflowplugin.applications.reconciliation.NotificationRegistration;
 import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationManager;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
@@ -94,6 +97,16 @@ public final class OkoNorthbound implements AutoCloseable {
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
             DataObjectReference.builder(Programs.class).child(Program.class).build(),
             changes -> configChanges.execute(() -> ownership.programsChanged(changes))));
+        // A switch gone from the operational inventory: nobody masters it (a change under a node is ignored).
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
+            DataObjectReference.builder(Nodes.class).child(Node.class).build(), changes -> {
+                for (var change : changes) {
+                    if (change.getRootNode().modificationType() == DataObjectModification.ModificationType.DELETE) {
+                        final String node = change.getRootNode().dataBefore().getId().getValue();
+                        configChanges.execute(() -> ownership.inventoryNodeRemoved(node));
+                    }
+                }
+            }));
         final var sendMaps = new SendMapsCollector(broker, notificationPublisher, loaded);
         registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class, sendMaps::onMessage));
         registrations.add(sendMaps::close);

@@ -85,6 +85,13 @@ public final class OperationalState {
         return logged(tx.commit(), node + " program " + progId);
     }
 
+    /** Removes everything the operational side says of a switch. */
+    public FluentFuture<? extends CommitInfo> removeSwitch(final String node) {
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, switchPath(node));
+        return logged(tx.commit(), node);
+    }
+
     public FluentFuture<? extends CommitInfo> connected(final String node, final boolean connected) {
         final var tx = broker.newWriteOnlyTransaction();
         tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(node),

@@ -166,6 +166,17 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         }
     }
 
+    /**
+     * A switch left the operational inventory: no controller instance masters it any more. What was said of it
+     * while another instance mastered it (or before that instance noticed it was gone) is brought up to date: its
+     * programs are marked disconnected, or, when it is not configured either, its operational entry goes.
+     */
+    public void inventoryNodeRemoved(final String node) {
+        if (!owned.contains(node)) {
+            sync.markDisconnected(node);
+        }
+    }
+
     /** The switch is in the operational inventory: some controller instance masters it and reports its state. */
     private boolean connectedElsewhere(final String node) {
         try (var tx = broker.newReadOnlyTransaction()) {

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -88,9 +89,20 @@ public final class SwitchSync {
     /** Marks every program configured for a switch the controller does not master. */
     public void markDisconnected(final String node) {
         final Config config = readConfig(node);
+        if (!config.configured()) {
+            // Neither configured nor connected here: there is nothing to report about it.
+            state.removeSwitch(node);
+            return;
+        }
         for (var entry : config.wanted().entrySet()) {
             state.programStatus(node, entry.getKey(), entry.getValue(), null,
                 new Outcome(InstallStatus.SwitchDisconnected, node + " is not connected to this controller"));
+        }
+        // A program no longer configured for it has no status to keep.
+        for (long progId : reportedPrograms(node)) {
+            if (!config.wanted().containsKey(progId)) {
+                state.removeProgram(node, progId);
+            }
         }
     }
 
@@ -166,7 +178,8 @@ public final class SwitchSync {
     }
 
     /** Program ids wanted on a switch (with program names) and the configured programs. */
-    private record Config(Map<Long, String> wanted, Map<String, Program> programs) {
+    /** A switch's configuration (whether it has an entry, the programs it names) and the stored programs. */
+    private record Config(boolean configured, Map<Long, String> wanted, Map<String, Program> programs) {
     }
 
     private Config readConfig(final String node) {
@@ -182,7 +195,19 @@ public final class SwitchSync {
             final Map<String, Program> byName = new HashMap<>();
             programs.ifPresent(p -> p.nonnullProgram().values().forEach(program -> byName.put(
                 program.getName().getValue(), program)));
-            return new Config(wanted, byName);
+            return new Config(sw.isPresent(), wanted, byName);
+        }
+    }
+
+    /** The program ids the operational side lists for a switch (a transaction reads one datastore only). */
+    private Set<Long> reportedPrograms(final String node) {
+        try (var tx = broker.newReadOnlyTransaction()) {
+            final Set<Long> reported = new TreeSet<>();
+            DatastoreReads.await(tx.read(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(node)),
+                switchTimeoutMillis, "the operational state of " + node)
+                .ifPresent(sw -> sw.nonnullProgram().values().forEach(p -> reported.add(
+                    p.getProgramId().getValue().toJava())));
+            return reported;
         }
     }
 }

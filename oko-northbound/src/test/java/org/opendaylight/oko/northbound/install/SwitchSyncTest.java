@@ -215,6 +215,44 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    void aSwitchNeitherConfiguredNorConnectedLeavesNoOperationalEntry() throws Exception {
+        storeLimiter("5");
+        nameProgram("openflow:2", 5, "limiter");
+        nameProgram("openflow:2", 6, "limiter");
+        ownership.configurationChanged(Set.of("openflow:2"));
+        waitFor(() -> readStatus("openflow:2", 6).isPresent(), "openflow:2's programs were not marked");
+
+        // One program is no longer configured for it: its old status goes, the other's stays.
+        var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.CONFIGURATION, OperationalState.programPath("openflow:2", 6));
+        tx.commit().get();
+        ownership.configurationChanged(Set.of("openflow:2"));
+        waitFor(() -> readStatus("openflow:2", 6).isEmpty(), "program 6's status stayed after it was removed");
+        assertTrue(readStatus("openflow:2", 5).isPresent());
+
+        // The switch entry is removed: nothing is said of the switch any more (it stayed until a restart).
+        tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.CONFIGURATION, OperationalState.switchPath("openflow:2"));
+        tx.commit().get();
+        ownership.configurationChanged(Set.of("openflow:2"));
+        waitFor(() -> readOperationalSwitch("openflow:2").isEmpty(), "openflow:2's operational entry stayed");
+
+        // A switch that disconnects and was never configured: its connected=false entry does not stay either.
+        ownership.onBecomeOwner(deviceInfo("openflow:3"));
+        waitFor(() -> readOperationalSwitch("openflow:3").isPresent(), "openflow:3 was not recorded as connected");
+        ownership.onLoseOwnership(deviceInfo("openflow:3"));
+        waitFor(() -> readOperationalSwitch("openflow:3").isEmpty(), "openflow:3's operational entry stayed");
+    }
+
+    private Optional<Switch> readOperationalSwitch(final String node) {
+        try (var tx = getDataBroker().newReadOnlyTransaction()) {
+            return tx.read(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(node)).get();
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void aChangeToOneSwitchOfTwentyReadsOnlyForThatSwitch() throws Exception {
         final ExecutorService changes = Executors.newSingleThreadExecutor();
         final var switchesListener = getDataBroker().registerTreeChangeListener(
@@ -233,17 +271,17 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
             reads.set(0);
 
             // One switch gets a second program: that switch is looked at (its configuration, whether anybody
-            // masters it), not the other nineteen.
+            // masters it, what its operational entry lists), not the other nineteen.
             nameProgram("openflow:7", 6, "limiter");
             waitFor(() -> readStatus("openflow:7", 6).isPresent(), "openflow:7's new program was not marked");
             Thread.sleep(300);
-            assertTrue(reads.get() <= 2, reads.get() + " reads for a change to one switch of 20");
+            assertTrue(reads.get() <= 3, reads.get() + " reads for a change to one switch of 20");
 
             // A program change reads the switches once to find those that name it, then each of them.
             reads.set(0);
             storeLimiter("9");
             Thread.sleep(500);
-            assertTrue(reads.get() <= 1 + 2 * 20, reads.get() + " reads for a change to a program 20 switches use");
+            assertTrue(reads.get() <= 1 + 3 * 20, reads.get() + " reads for a change to a program 20 switches use");
         } finally {
             switchesListener.close();
             programsListener.close();
