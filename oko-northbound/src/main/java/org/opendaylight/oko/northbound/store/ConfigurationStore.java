@@ -34,6 +34,7 @@ import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeCandidate;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeCommitCohort;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
+import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
@@ -273,12 +274,10 @@ public final class ConfigurationStore implements AutoCloseable {
     private static Optional<NormalizedNode> read(final DOMDataBroker broker, final YangInstanceIdentifier path)
             throws IOException {
         try (var tx = broker.newReadOnlyTransaction()) {
-            return tx.read(CONFIGURATION, path).get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IOException("could not read " + path + " from the datastore: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while reading " + path, e);
+            return DatastoreReads.await(tx.read(CONFIGURATION, path), TimeUnit.SECONDS.toMillis(
+                DATASTORE_TIMEOUT_SECONDS), path.toString());
+        } catch (IllegalStateException e) {
+            throw new IOException(e.getMessage(), e);
         }
     }
 

@@ -157,10 +157,6 @@ final class StoreFiles implements AutoCloseable {
         return changes;
     }
 
-    Path directory() {
-        return dir;
-    }
-
     /** Appends one change and forces it to disk. */
     void append(final byte[] payload) throws IOException {
         if (broken != null) {

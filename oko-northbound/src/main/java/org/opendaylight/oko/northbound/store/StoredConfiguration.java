@@ -59,11 +59,6 @@ final class StoredConfiguration {
         return units.size();
     }
 
-    /** The number of units below {@code root}. */
-    int size(final YangInstanceIdentifier root) {
-        return (int) units.keySet().stream().filter(root::contains).count();
-    }
-
     void apply(final Change change) {
         final YangInstanceIdentifier path = change.path();
         final int depth = depth(path);
