@@ -485,6 +485,84 @@ handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct of
     return 0;
 }
 
+/* Fills 'ps' with program 'prog''s statistics (docs/protocol.md 4.3). */
+static void
+get_prog_stats(const struct oko_ofproto *oko, const struct oko_prog *prog,
+               struct oko_prog_stats *ps)
+{
+    const struct oko_filter *f = prog_filter(prog);
+    struct oko_instance_totals t;
+
+    oko_instance_get_totals(prog_inst(prog), &t);
+    *ps = (struct oko_prog_stats) {
+        .prog_id = prog->id,
+        .jit = f->jit.fn != NULL,
+        .runs = t.runs,
+        .matches = t.matches,
+        .errors = t.errors,
+        .timed_runs = t.timed_runs,
+        .timed_ns = t.timed_ns,
+        .rules = rules_naming(oko, prog->id),
+        .datapath_flows = t.datapath_flows,
+        .instructions = MIN(f->prog.n_insns, UINT32_MAX),
+        .memory = f->memory,
+        .n_maps = MIN(f->prog.n_maps, ARRAY_SIZE(ps->maps)),
+    };
+    for (size_t m = 0; m < ps->n_maps; m++) {
+        struct oko_map_stats_counts c;
+        oko_map_get_stats(f->maps[m], &c);
+        ps->maps[m] = (struct oko_map_stats) {
+            .map_type = f->prog.maps[m].type,
+            .used = c.used,
+            .max_entries = c.max_entries,
+            .evictions = c.evictions,
+            .refused_full = c.refused_full,
+        };
+    }
+}
+
+static int compare_progs(const void *, const void *);
+
+static enum ofperr
+handle_prog_stats(struct ofproto *ofproto, struct ofconn *ofconn, const struct ofp_header *oh,
+                  struct ds *why)
+{
+    uint32_t prog_id;
+    enum ofperr error = oko_decode_prog_stats_request(oh, &prog_id, why);
+    if (error) {
+        return error;
+    }
+    struct oko_ofproto *oko = oko_ofproto_get(ofproto);
+    struct oko_prog **progs = xmalloc((oko->n_progs + 1) * sizeof *progs);
+    size_t n = 0;
+    if (prog_id) {
+        progs[0] = prog_find(oko, prog_id);
+        if (!progs[0]) {
+            free(progs);
+            ds_put_format(why, "program %"PRIu32" is not loaded", prog_id);
+            return OFPERR_OKO_UNKNOWN_PROG;
+        }
+        n = 1;
+    } else {
+        struct oko_prog *prog;
+        CMAP_FOR_EACH (prog, node, &oko->progs) {
+            progs[n++] = prog;
+        }
+        qsort(progs, n, sizeof *progs, compare_progs);
+    }
+
+    struct oko_prog_stats *stats = xmalloc(MAX(n, 1) * sizeof *stats);
+    for (size_t i = 0; i < n; i++) {
+        get_prog_stats(oko, progs[i], &stats[i]);
+    }
+    struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
+    oko_encode_prog_stats_replies(oh, stats, n, &replies);
+    ofconn_send_replies(ofconn, &replies);
+    free(stats);
+    free(progs);
+    return 0;
+}
+
 enum ofperr
 ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofptype type)
 {
@@ -492,7 +570,10 @@ ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofpt
     struct ds why = DS_EMPTY_INITIALIZER;
     enum ofperr error;
 
-    error = ofconn_get_role(ofconn) == OFPCR12_ROLE_SECONDARY ? OFPERR_OFPBRC_IS_SECONDARY : 0;
+    /* Statistics are read-only: a secondary connection may read them, as it
+     * may read OVS's own. */
+    error = (ofconn_get_role(ofconn) == OFPCR12_ROLE_SECONDARY
+             && type != OFPTYPE_OKO_PROG_STATS_REQUEST ? OFPERR_OFPBRC_IS_SECONDARY : 0);
     if (!error) {
         if (type == OFPTYPE_OKO_LOAD_PROG) {
             error = handle_load_prog(ofproto, oh, &why);
@@ -502,6 +583,8 @@ ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofpt
             error = handle_map_msg(ofproto, oh, &why);
         } else if (type == OFPTYPE_OKO_DUMP_MAPS_REQUEST) {
             error = handle_dump_maps(ofproto, ofconn, oh, &why);
+        } else if (type == OFPTYPE_OKO_PROG_STATS_REQUEST) {
+            error = handle_prog_stats(ofproto, ofconn, oh, &why);
         } else {
             OVS_NOT_REACHED();
         }
@@ -603,20 +686,29 @@ oko_show(struct unixctl_conn *conn, int argc, const char *argv[],
             struct oko_instance_totals t;
             oko_instance_get_totals(prog_inst(progs[i]), &t);
             ds_put_format(&s, "  program %"PRIu32": %"PRIuSIZE" instructions, %s, "
-                          "%"PRIuSIZE" maps (%"PRIuSIZE" bytes), used by %u rules\n",
+                          "%"PRIuSIZE" maps (%"PRIuSIZE" bytes), used by %u rules, "
+                          "%"PRIu32" datapath flows\n",
                           progs[i]->id, f->prog.n_insns, f->jit.fn ? "jit" : "interpreter",
-                          f->prog.n_maps, f->memory, rules_naming(oko, progs[i]->id));
+                          f->prog.n_maps, f->memory, rules_naming(oko, progs[i]->id),
+                          t.datapath_flows);
             ds_put_format(&s, "    runs %"PRIu64", matches %"PRIu64", errors %"PRIu64
                           ", %.1f ns per run\n", t.runs, t.matches, t.errors, t.avg_ns);
             for (size_t m = 0; m < f->prog.n_maps; m++) {
                 const struct oko_map_decl *d = &f->prog.maps[m];
+                struct oko_map_stats_counts c;
+                oko_map_get_stats(f->maps[m], &c);
                 ds_put_format(&s, "    map %"PRIuSIZE" '%s': %s, key %"PRIu32", value %"PRIu32
-                              ", %"PRIu32" of %"PRIu32" %s\n", m, d->name,
+                              ", %"PRIu32" of %"PRIu32" %s", m, d->name,
                               d->type < ARRAY_SIZE(types) ? types[d->type] : "?",
-                              d->key_size, d->value_size, oko_map_count(f->maps[m]),
-                              d->max_entries,
+                              d->key_size, d->value_size, c.used, c.max_entries,
                               d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN
                               ? "cells used (sketch)" : "entries");
+                if (d->type == MAP_LRU) {
+                    ds_put_format(&s, ", %"PRIu64" evicted", c.evictions);
+                } else if (d->type == MAP_HASH || d->type == MAP_LPM) {
+                    ds_put_format(&s, ", %"PRIu64" refused (full)", c.refused_full);
+                }
+                ds_put_char(&s, '\n');
             }
         }
         free(progs);

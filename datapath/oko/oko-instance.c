@@ -159,7 +159,6 @@ oko_instance_get_totals(const struct oko_instance *inst,
                         struct oko_instance_totals *t)
 {
     struct oko_instance *inst_rw = CONST_CAST(struct oko_instance *, inst);
-    uint64_t timed_runs = 0, timed_ns = 0;
 
     /* Under the mutex: a chain going away moves its count from its counter
      * to a slot under it too. */
@@ -177,11 +176,11 @@ oko_instance_get_totals(const struct oko_instance *inst,
         atomic_read_relaxed(&s->errors, &v);
         t->errors += v;
         atomic_read_relaxed(&s->timed_runs, &v);
-        timed_runs += v;
+        t->timed_runs += v;
         atomic_read_relaxed(&s->timed_ns, &v);
-        timed_ns += v;
+        t->timed_ns += v;
     }
-    t->avg_ns = timed_runs ? (double) timed_ns / timed_runs : 0;
+    t->avg_ns = t->timed_runs ? (double) t->timed_ns / t->timed_runs : 0;
 
     const struct oko_chain_counter *c;
     LIST_FOR_EACH (c, node, &inst_rw->counters) {
@@ -192,6 +191,7 @@ oko_instance_get_totals(const struct oko_instance *inst,
         if (c->result) {
             t->matches += n;
         }
+        t->datapath_flows++;
     }
     ovs_mutex_unlock(&inst_rw->mutex);
 }

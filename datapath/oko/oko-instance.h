@@ -159,7 +159,11 @@ oko_instance_run(const struct oko_instance *inst,
 
 struct oko_instance_totals {
     uint64_t runs, matches, errors;
-    double avg_ns;                  /* Over sampled runs; 0 if none. */
+    uint64_t timed_runs, timed_ns;  /* The sampled runs and their time. */
+    double avg_ns;                  /* timed_ns / timed_runs; 0 if none. */
+    uint32_t datapath_flows;        /* Cached datapath flows whose chain
+                                     * runs the program (one chain counter
+                                     * each). */
 };
 void oko_instance_get_totals(const struct oko_instance *,
                              struct oko_instance_totals *);

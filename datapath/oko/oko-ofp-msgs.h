@@ -21,7 +21,7 @@
  * tree: the contract).  Each structure is the body that follows the
  * message's experimenter header: 16 bytes (ofp_header, experimenter,
  * exp_type) for messages, 24 (ofp11_stats_msg, experimenter, exp_type) for
- * the DUMP_MAPS multipart.  lib/ofp-msgs.c includes this file for the
+ * the DUMP_MAPS and PROG_STATS multiparts.  lib/ofp-msgs.c includes this file for the
  * sizes of the OFPRAW_OKO* messages. */
 
 #include "openflow/openflow.h"
@@ -96,6 +96,54 @@ struct oko_dump_maps_reply {
     ovs_be16 reserved;
 };
 OFP_ASSERT(sizeof(struct oko_dump_maps_reply) == 8);
+
+/* PROG_STATS (exp_type 7) multipart request. */
+struct oko_prog_stats_request {
+    ovs_be32 prog_id;               /* 0: every program */
+    ovs_be32 reserved;
+};
+OFP_ASSERT(sizeof(struct oko_prog_stats_request) == 8);
+
+/* PROG_STATS multipart reply, followed by 'n_programs' program records. */
+struct oko_prog_stats_reply {
+    ovs_be16 n_programs;
+    uint8_t reserved[6];
+};
+OFP_ASSERT(sizeof(struct oko_prog_stats_reply) == 8);
+
+/* A program record, followed by 'n_maps' map records. */
+struct oko_prog_stats_record {
+    ovs_be32 prog_id;
+    ovs_be16 length;                /* 72 + 32 * n_maps */
+    uint8_t n_maps;
+    uint8_t flags;                  /* OKO_PROG_STATS_JIT */
+    ovs_32aligned_be64 runs;
+    ovs_32aligned_be64 matches;
+    ovs_32aligned_be64 errors;
+    ovs_32aligned_be64 timed_runs;
+    ovs_32aligned_be64 timed_ns;
+    ovs_be32 rules;
+    ovs_be32 datapath_flows;
+    ovs_be32 instructions;
+    ovs_be32 reserved;
+    ovs_32aligned_be64 memory;
+};
+OFP_ASSERT(sizeof(struct oko_prog_stats_record) == 72);
+
+#define OKO_PROG_STATS_JIT 0x01
+
+/* A map record of a program record. */
+struct oko_map_stats_record {
+    uint8_t map_index;
+    uint8_t map_type;
+    ovs_be16 reserved0;
+    ovs_be32 used;
+    ovs_be32 max_entries;
+    ovs_be32 reserved1;
+    ovs_32aligned_be64 evictions;
+    ovs_32aligned_be64 refused_full;
+};
+OFP_ASSERT(sizeof(struct oko_map_stats_record) == 32);
 
 /* A map section: entries of one map, padded to 8 bytes. */
 struct oko_map_section {

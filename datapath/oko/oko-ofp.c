@@ -28,6 +28,7 @@
 #include "openvswitch/ofp-errors.h"
 #include "openvswitch/ofp-msgs.h"
 #include "openvswitch/ofpbuf.h"
+#include "unaligned.h"
 #include "util.h"
 
 #define MAX_MAPS 64
@@ -203,6 +204,135 @@ oko_decode_dump_maps_request(const struct ofp_header *oh,
     if (!msg->prog_id) {
         return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
     }
+    return 0;
+}
+
+enum ofperr
+oko_decode_prog_stats_request(const struct ofp_header *oh, uint32_t *prog_id, struct ds *why)
+{
+    struct ofpbuf b;
+
+    pull_body(oh, &b);
+    const struct oko_prog_stats_request *r = ofpbuf_pull(&b, sizeof *r);
+    *prog_id = ntohl(r->prog_id);
+    if (b.size || r->reserved) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "PROG_STATS: trailing bytes or reserved field not zero");
+    }
+    return 0;
+}
+
+static bool
+all_zero(const void *p_, size_t n)
+{
+    const uint8_t *p = p_;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Decodes one program record at the front of 'b' into 'ps'. */
+static enum ofperr
+decode_prog_stats_record(struct ofpbuf *b, unsigned int i, struct oko_prog_stats *ps,
+                         struct ds *why)
+{
+    const struct oko_prog_stats_record *r = ofpbuf_try_pull(b, sizeof *r);
+    if (!r) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program record %u of "
+                         "%"PRIuSIZE" bytes is cut short (a record has 72)", i,
+                         sizeof *r);
+    }
+    size_t length = ntohs(r->length);
+    if (r->n_maps > MAX_MAPS || length != sizeof *r + r->n_maps * sizeof(struct oko_map_stats_record)) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program record %u has "
+                         "length %"PRIuSIZE" for %u maps (72 + 32 per map, at most 64 maps)",
+                         i, length, r->n_maps);
+    }
+    if (r->reserved) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "PROG_STATS: program record %u: reserved field not zero", i);
+    }
+    if (r->flags & ~OKO_PROG_STATS_JIT) {
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS,
+                         "PROG_STATS: program record %u: undefined flags %#x", i, r->flags);
+    }
+    const struct oko_map_stats_record *maps = ofpbuf_try_pull(b, length - sizeof *r);
+    if (!maps) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program record %u "
+                         "(%"PRIuSIZE" bytes) goes past the end of the message", i, length);
+    }
+    *ps = (struct oko_prog_stats) {
+        .prog_id = ntohl(r->prog_id),
+        .jit = r->flags & OKO_PROG_STATS_JIT,
+        .runs = ntohll(get_32aligned_be64(&r->runs)),
+        .matches = ntohll(get_32aligned_be64(&r->matches)),
+        .errors = ntohll(get_32aligned_be64(&r->errors)),
+        .timed_runs = ntohll(get_32aligned_be64(&r->timed_runs)),
+        .timed_ns = ntohll(get_32aligned_be64(&r->timed_ns)),
+        .rules = ntohl(r->rules),
+        .datapath_flows = ntohl(r->datapath_flows),
+        .instructions = ntohl(r->instructions),
+        .memory = ntohll(get_32aligned_be64(&r->memory)),
+        .n_maps = r->n_maps,
+    };
+    if (!ps->prog_id) {
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
+                         "PROG_STATS: program record %u has program id 0", i);
+    }
+    for (size_t m = 0; m < r->n_maps; m++) {
+        const struct oko_map_stats_record *mr = &maps[m];
+        if (mr->map_index != m || mr->reserved0 || mr->reserved1) {
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program %"PRIu32
+                             " map record %"PRIuSIZE": map_index %u or a reserved field "
+                             "is wrong", ps->prog_id, m, mr->map_index);
+        }
+        ps->maps[m] = (struct oko_map_stats) {
+            .map_type = mr->map_type,
+            .used = ntohl(mr->used),
+            .max_entries = ntohl(mr->max_entries),
+            .evictions = ntohll(get_32aligned_be64(&mr->evictions)),
+            .refused_full = ntohll(get_32aligned_be64(&mr->refused_full)),
+        };
+    }
+    return 0;
+}
+
+enum ofperr
+oko_decode_prog_stats_reply(const struct ofp_header *oh, struct oko_prog_stats **progs,
+                            size_t *n, struct ds *why)
+{
+    struct ofpbuf b;
+
+    *progs = NULL;
+    *n = 0;
+    pull_body(oh, &b);
+    const struct oko_prog_stats_reply *r = ofpbuf_pull(&b, sizeof *r);
+    if (!all_zero(r->reserved, sizeof r->reserved)) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: reserved field not zero");
+    }
+    size_t n_programs = ntohs(r->n_programs);
+    if (n_programs > b.size / sizeof(struct oko_prog_stats_record)) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: %"PRIuSIZE" program "
+                         "records do not fit in %"PRIu32" bytes", n_programs, b.size);
+    }
+    struct oko_prog_stats *ps = n_programs ? xmalloc(n_programs * sizeof *ps) : NULL;
+    for (size_t i = 0; i < n_programs; i++) {
+        enum ofperr error = decode_prog_stats_record(&b, i, &ps[i], why);
+        if (error) {
+            free(ps);
+            return error;
+        }
+    }
+    if (b.size) {
+        free(ps);
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: %"PRIu32" bytes after "
+                         "the last program record", b.size);
+    }
+    *progs = ps;
+    *n = n_programs;
     return 0;
 }
 
@@ -569,6 +699,77 @@ oko_encode_dump_maps_replies(const struct ofp_header *request, uint32_t prog_id,
     }
 }
 
+#define PROG_STATS_BODY_OFS 24          /* ofp11_stats_msg, experimenter, exp_type */
+
+static struct ofpbuf *
+start_prog_stats_reply(const struct ofp_header *request, struct ovs_list *replies)
+{
+    struct ofpbuf *msg = ofpraw_alloc_stats_reply(request, 0);
+    ofpbuf_put_zeros(msg, sizeof(struct oko_prog_stats_reply));
+    ovs_list_push_back(replies, &msg->list_node);
+    return msg;
+}
+
+static void
+put_prog_stats_record(struct ofpbuf *msg, const struct oko_prog_stats *ps)
+{
+    size_t n_maps = MIN(ps->n_maps, MAX_MAPS);
+    struct oko_prog_stats_record *r = ofpbuf_put_zeros(msg, sizeof *r);
+    r->prog_id = htonl(ps->prog_id);
+    r->length = htons(sizeof *r + n_maps * sizeof(struct oko_map_stats_record));
+    r->n_maps = n_maps;
+    r->flags = ps->jit ? OKO_PROG_STATS_JIT : 0;
+    put_32aligned_be64(&r->runs, htonll(ps->runs));
+    put_32aligned_be64(&r->matches, htonll(ps->matches));
+    put_32aligned_be64(&r->errors, htonll(ps->errors));
+    put_32aligned_be64(&r->timed_runs, htonll(ps->timed_runs));
+    put_32aligned_be64(&r->timed_ns, htonll(ps->timed_ns));
+    r->rules = htonl(ps->rules);
+    r->datapath_flows = htonl(ps->datapath_flows);
+    r->instructions = htonl(ps->instructions);
+    put_32aligned_be64(&r->memory, htonll(ps->memory));
+    for (size_t m = 0; m < n_maps; m++) {
+        const struct oko_map_stats *ms = &ps->maps[m];
+        struct oko_map_stats_record *mr = ofpbuf_put_zeros(msg, sizeof *mr);
+        mr->map_index = m;
+        mr->map_type = ms->map_type;
+        mr->used = htonl(ms->used);
+        mr->max_entries = htonl(ms->max_entries);
+        put_32aligned_be64(&mr->evictions, htonll(ms->evictions));
+        put_32aligned_be64(&mr->refused_full, htonll(ms->refused_full));
+    }
+}
+
+void
+oko_encode_prog_stats_replies(const struct ofp_header *request,
+                              const struct oko_prog_stats *progs, size_t n,
+                              struct ovs_list *replies)
+{
+    struct ofpbuf *msg = start_prog_stats_reply(request, replies);
+    unsigned int in_msg = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        size_t len = sizeof(struct oko_prog_stats_record)
+                     + MIN(progs[i].n_maps, MAX_MAPS) * sizeof(struct oko_map_stats_record);
+        if (msg->size + len > UINT16_MAX) {
+            msg = start_prog_stats_reply(request, replies);
+            in_msg = 0;
+        }
+        put_prog_stats_record(msg, &progs[i]);
+        struct oko_prog_stats_reply *body = ofpbuf_at_assert(msg, PROG_STATS_BODY_OFS,
+                                                             sizeof *body);
+        body->n_programs = htons(++in_msg);
+    }
+    LIST_FOR_EACH (msg, list_node, replies) {
+        ofpmsg_update_length(msg);
+        if (msg->list_node.next != replies) {
+            /* mp_flags: offset 10 of an OpenFlow 1.1+ multipart reply. */
+            ovs_be16 *flags = ofpbuf_at_assert(msg, 10, sizeof *flags);
+            *flags |= htons(OFPSF_REPLY_MORE);
+        }
+    }
+}
+
 enum ofperr
 oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb, void *aux)
 {
@@ -670,6 +871,16 @@ oko_encode_dump_maps_request(enum ofp_version version, uint32_t prog_id, uint64_
     return msg;
 }
 
+struct ofpbuf *
+oko_encode_prog_stats_request(enum ofp_version version, uint32_t prog_id)
+{
+    struct ofpbuf *msg = alloc_msg(OFPRAW_OKOST_PROG_STATS_REQUEST, version, 0);
+    struct oko_prog_stats_request *r = ofpbuf_put_zeros(msg, sizeof *r);
+    r->prog_id = htonl(prog_id);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
 bool
 oko_is_oko_error(enum ofperr error)
 {
@@ -703,6 +914,33 @@ print_flags(struct ds *s, uint16_t flags, const char *const names[], size_t n)
         if (flags & (1u << i)) {
             ds_put_format(s, " %s", names[i]);
         }
+    }
+}
+
+static const char *
+map_type_name(uint8_t type)
+{
+    static const char *const names[] = {
+        "?", "hash", "array", "lru_hash", "bloom", "count_min", "lpm",
+    };
+    return type < ARRAY_SIZE(names) ? names[type] : "?";
+}
+
+static void
+oko_format_prog_stats(struct ds *s, const struct oko_prog_stats *ps)
+{
+    ds_put_format(s, "\n prog_id=%"PRIu32" %s runs=%"PRIu64" matches=%"PRIu64
+                  " errors=%"PRIu64" ns_per_run=%.1f rules=%"PRIu32" datapath_flows=%"PRIu32
+                  " instructions=%"PRIu32" memory=%"PRIu64,
+                  ps->prog_id, ps->jit ? "jit" : "interpreter", ps->runs, ps->matches,
+                  ps->errors, ps->timed_runs ? (double) ps->timed_ns / ps->timed_runs : 0.0,
+                  ps->rules, ps->datapath_flows, ps->instructions, ps->memory);
+    for (size_t m = 0; m < ps->n_maps; m++) {
+        const struct oko_map_stats *ms = &ps->maps[m];
+        ds_put_format(s, "\n  map %"PRIuSIZE" %s: used=%"PRIu32" max_entries=%"PRIu32
+                      " evictions=%"PRIu64" refused_full=%"PRIu64, m,
+                      map_type_name(ms->map_type), ms->used, ms->max_entries,
+                      ms->evictions, ms->refused_full);
     }
 }
 
@@ -770,6 +1008,24 @@ oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int 
         const struct oko_dump_maps_reply *dr = ofpbuf_pull(&b, sizeof *dr);
         ds_put_format(s, " prog_id=%"PRIu32, ntohl(dr->prog_id));
         error = decode_sections(&b, ntohs(dr->n_sections), s, &why);
+    } else if (type == OFPTYPE_OKO_PROG_STATS_REQUEST) {
+        uint32_t prog_id;
+        error = oko_decode_prog_stats_request(oh, &prog_id, &why);
+        if (!error) {
+            if (prog_id) {
+                ds_put_format(s, " prog_id=%"PRIu32, prog_id);
+            } else {
+                ds_put_cstr(s, " all programs");
+            }
+        }
+    } else if (type == OFPTYPE_OKO_PROG_STATS_REPLY) {
+        struct oko_prog_stats *progs;
+        size_t n;
+        error = oko_decode_prog_stats_reply(oh, &progs, &n, &why);
+        for (size_t i = 0; !error && i < n; i++) {
+            oko_format_prog_stats(s, &progs[i]);
+        }
+        free(progs);
     } else {
         OVS_NOT_REACHED();
     }
@@ -851,6 +1107,17 @@ oko_ofctl_build_request(int argc, char *argv[], enum ofp_version version,
     *request = NULL;
     if (version < OFP13_VERSION) {
         return xstrdup("Oko messages need OpenFlow 1.3 or later (use -O OpenFlow13)");
+    }
+    if (!strcmp(cmd, "dump-prog-stats")) {
+        prog_id = 0;
+        if (argc > 3) {
+            return xstrdup("dump-prog-stats: usage: dump-prog-stats SWITCH [PROGRAM]");
+        }
+        error = argc > 2 ? parse_u32(argv[2], "program id", &prog_id) : NULL;
+        if (!error) {
+            *request = oko_encode_prog_stats_request(version, prog_id);
+        }
+        return error;
     }
     if (argc < 3) {
         return xasprintf("%s: missing program id", cmd);

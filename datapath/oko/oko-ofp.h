@@ -63,6 +63,24 @@ struct oko_dump_maps_request_msg {
     uint64_t map_mask;
 };
 
+/* PROG_STATS (docs/protocol.md 4.3): one program's statistics. */
+struct oko_map_stats {
+    uint8_t map_type;
+    uint32_t used, max_entries;
+    uint64_t evictions, refused_full;
+};
+
+struct oko_prog_stats {
+    uint32_t prog_id;
+    bool jit;
+    uint64_t runs, matches, errors;
+    uint64_t timed_runs, timed_ns;
+    uint32_t rules, datapath_flows, instructions;
+    uint64_t memory;
+    size_t n_maps;                  /* At most 64. */
+    struct oko_map_stats maps[64];  /* By map index. */
+};
+
 /* Decoders.  Each returns 0 or an error, with a one-line reason appended
  * to 'why' (if nonnull) for OFPERR_OKO_* errors. */
 enum ofperr oko_decode_load_prog(const struct ofp_header *, struct oko_load_prog_msg *,
@@ -73,6 +91,12 @@ enum ofperr oko_decode_map_msg(const struct ofp_header *, struct oko_map_msg_dec
                                struct ds *why);
 enum ofperr oko_decode_dump_maps_request(const struct ofp_header *,
                                          struct oko_dump_maps_request_msg *, struct ds *why);
+enum ofperr oko_decode_prog_stats_request(const struct ofp_header *, uint32_t *prog_id,
+                                          struct ds *why);
+/* Decodes one PROG_STATS reply into '*progs' (malloc'd, '*n' records;
+ * NULL if none).  The caller frees '*progs'. */
+enum ofperr oko_decode_prog_stats_reply(const struct ofp_header *, struct oko_prog_stats **progs,
+                                        size_t *n, struct ds *why);
 
 /* Encoders (ovs-ofctl, tests). */
 struct ofpbuf *oko_encode_load_prog(enum ofp_version, uint32_t prog_id, uint16_t flags,
@@ -84,6 +108,14 @@ struct ofpbuf *oko_encode_map_msg(enum ofp_version, bool is_delete, uint32_t pro
                                   const void *entries);
 struct ofpbuf *oko_encode_dump_maps_request(enum ofp_version, uint32_t prog_id,
                                             uint64_t map_mask);
+struct ofpbuf *oko_encode_prog_stats_request(enum ofp_version, uint32_t prog_id);
+
+/* Encodes the PROG_STATS replies to 'request' with the 'n' records of
+ * 'progs' (in increasing prog_id), appended to 'replies': each reply at
+ * most 65535 bytes, OFPSF_REPLY_MORE on all but the last, at least one. */
+void oko_encode_prog_stats_replies(const struct ofp_header *request,
+                                   const struct oko_prog_stats *progs, size_t n,
+                                   struct ovs_list *replies);
 
 /* The filter_prog OXM ('size' bytes at 'oxm', one OXM TLV) and the
  * SEND_MAPS action: decoders with the errors of docs/protocol.md 6.1 and
@@ -159,7 +191,7 @@ bool oko_is_oko_error(enum ofperr);
 enum ofperr oko_ofp_print(struct ds *, const struct ofp_header *, enum ofptype, int verbosity);
 
 /* ovs-ofctl's hook: builds the request of Oko command argv[0] ("load-filter-prog",
- * "unload-filter-prog", "update-map", "delete-map-entries", "dump-maps"), whose
+ * "unload-filter-prog", "update-map", "delete-map-entries", "dump-maps", "dump-prog-stats"), whose
  * argv[1] is the switch, for an OpenFlow 'version' connection.  Returns NULL
  * and sets '*request', or returns a malloc'd error text. */
 char *oko_ofctl_build_request(int argc, char *argv[], enum ofp_version version,

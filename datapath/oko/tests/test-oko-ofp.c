@@ -83,6 +83,7 @@ read_vector(const char *path, struct vector *v)
 }
 
 static struct ofpbuf *reencode_send_maps(const struct ofp_header *);
+static struct ofpbuf *reencode_prog_stats(const struct ofp_header *);
 
 /* Decodes 'oh' as an Oko message; returns 0 if it is a well-formed one.
  * Sets '*reencoded' to OVS's encoding of the decoded value, if it has one. */
@@ -106,7 +107,7 @@ check_message(const struct ofp_header *oh, size_t size, struct ofpbuf **reencode
         ofpbuf_uninit(&payload);
         return e && oko_is_oko_error(e) ? 0 : OFPERR_OFPBRC_BAD_TYPE;
     }
-    if (type < OFPTYPE_OKO_LOAD_PROG || type > OFPTYPE_OKO_DUMP_MAPS_REPLY) {
+    if (type < OFPTYPE_OKO_LOAD_PROG || type > OFPTYPE_OKO_PROG_STATS_REPLY) {
         return OFPERR_OFPBRC_BAD_TYPE;      /* not an Oko message */
     }
     struct ds s = DS_EMPTY_INITIALIZER;
@@ -133,6 +134,12 @@ check_message(const struct ofp_header *oh, size_t size, struct ofpbuf **reencode
         struct oko_dump_maps_request_msg m;
         ovs_assert(!oko_decode_dump_maps_request(oh, &m, NULL));
         *reencoded = oko_encode_dump_maps_request(oh->version, m.prog_id, m.map_mask);
+    } else if (type == OFPTYPE_OKO_PROG_STATS_REQUEST) {
+        uint32_t prog_id;
+        ovs_assert(!oko_decode_prog_stats_request(oh, &prog_id, NULL));
+        *reencoded = oko_encode_prog_stats_request(oh->version, prog_id);
+    } else if (type == OFPTYPE_OKO_PROG_STATS_REPLY) {
+        *reencoded = reencode_prog_stats(oh);
     }
     if (type == OFPTYPE_OKO_SEND_MAPS) {
         *reencoded = reencode_send_maps(oh);
@@ -203,6 +210,26 @@ reencode_send_maps(const struct ofp_header *oh)
     collected_destroy(&c);
     ovs_assert(ovs_list_size(&fragments) == 1);
     return CONTAINER_OF(ovs_list_front(&fragments), struct ofpbuf, list_node);
+}
+
+/* A PROG_STATS reply re-encoded from its records, with the original's
+ * mp_flags (the encoder sets REPLY_MORE by its own list of replies). */
+static struct ofpbuf *
+reencode_prog_stats(const struct ofp_header *oh)
+{
+    struct oko_prog_stats *progs;
+    size_t n;
+    ovs_assert(!oko_decode_prog_stats_reply(oh, &progs, &n, NULL));
+    struct ofpbuf *request = oko_encode_prog_stats_request(oh->version, 0);
+    ((struct ofp_header *) request->data)->xid = oh->xid;
+    struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
+    oko_encode_prog_stats_replies(request->data, progs, n, &replies);
+    ofpbuf_delete(request);
+    free(progs);
+    ovs_assert(ovs_list_size(&replies) == 1);
+    struct ofpbuf *msg = CONTAINER_OF(ovs_list_front(&replies), struct ofpbuf, list_node);
+    memcpy(ofpbuf_at_assert(msg, 10, 2), (const uint8_t *) oh + 10, 2);
+    return msg;
 }
 
 /* An event too large for one fragment: every fragment is well-formed and

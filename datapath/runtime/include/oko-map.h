@@ -85,6 +85,15 @@ const struct oko_map_decl *oko_map_get_decl(const struct oko_map *map);
  * number of non-zero cells (sketches). */
 uint32_t oko_map_count(const struct oko_map *map);
 
+/* What PROG_STATS reports of a map (docs/protocol.md 4.3): its count as
+ * above, its declared max_entries, entries an LRU map evicted and inserts
+ * a full hash or LPM map refused, since the map was created. */
+struct oko_map_stats_counts {
+    uint32_t used, max_entries;
+    uint64_t evictions, refused_full;
+};
+void oko_map_get_stats(const struct oko_map *map, struct oko_map_stats_counts *stats);
+
 /* The program-facing operations (helpers).  The caller is inside an epoch
  * section.  Errors are negative errno values:
  *   -ENOENT  no such key;  -EEXIST  key exists (OKO_UPDATE_NOEXIST);

@@ -86,6 +86,10 @@ struct oko_map {
     _Atomic uint32_t count;
     _Atomic uint64_t clock;
     _Atomic uint32_t evict_cursor;
+    /* Statistics (oko_map_get_stats()): rare events, so shared atomic
+     * counters cost nothing on the common path. */
+    _Atomic uint64_t evictions;         /* LRU */
+    _Atomic uint64_t refused_full;      /* hash, LPM: -E2BIG */
     _Atomic uint32_t prefix_count[129]; /* LPM: entries per prefix length */
     uint32_t addr_bits;                 /* LPM */
 
@@ -555,6 +559,7 @@ lru_evict_one(struct oko_map *m)
             atomic_fetch_sub(&m->count, 1);
             spin_unlock(&b->lock);
             retire_entry(m, victim);
+            atomic_fetch_add_explicit(&m->evictions, 1, memory_order_relaxed);
             return true;
         }
         spin_unlock(&b->lock);
@@ -597,6 +602,7 @@ hash_update(struct oko_map *m, const void *key, const void *value, uint64_t flag
     } else if (!old && m->type != TYPE_LRU
                && atomic_fetch_add(&m->count, 1) >= m->decl.max_entries) {
         atomic_fetch_sub(&m->count, 1);
+        atomic_fetch_add_explicit(&m->refused_full, 1, memory_order_relaxed);
         err = -E2BIG;
     }
     if (err) {
@@ -897,6 +903,17 @@ oko_map_count(const struct oko_map *m)
     default:
         return atomic_load(&((struct oko_map *) m)->count);
     }
+}
+
+void
+oko_map_get_stats(const struct oko_map *m_, struct oko_map_stats_counts *stats)
+{
+    struct oko_map *m = (struct oko_map *) m_;
+
+    stats->used = oko_map_count(m);
+    stats->max_entries = m->decl.max_entries;
+    stats->evictions = atomic_load_explicit(&m->evictions, memory_order_relaxed);
+    stats->refused_full = atomic_load_explicit(&m->refused_full, memory_order_relaxed);
 }
 
 int

@@ -17,7 +17,7 @@ OFPT_ERROR, OFPT_EXPERIMENTER, OFPT_MP_REQUEST, OFPT_MP_REPLY, OFPT_FLOW_MOD = 1
 OFPMP_EXPERIMENTER = 0xFFFF
 OFPMPF_REPLY_MORE = 0x0001
 
-LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, SEND_MAPS, DUMP_MAPS = 1, 2, 3, 4, 5, 6
+LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, SEND_MAPS, DUMP_MAPS, PROG_STATS = 1, 2, 3, 4, 5, 6, 7
 OKO_LOAD_REPLACE, OKO_LOAD_KEEP_MAPS = 0x0001, 0x0002
 OKO_UNLOAD_FORCE = 0x0001
 OKO_DELETE_ALL = 0x01
@@ -79,16 +79,16 @@ def send_maps(prog_id, event_id, cookie, table_id, flags, fragment, sections, su
             + u16(n) + u16(0) + u32(suppressed) + u32(0) + b"".join(sections))
 
 
-def mp_request(body, xid=1):
+def mp_request(body, xid=1, exp_type=DUMP_MAPS):
     total = 24 + len(body)
     return (ofp_header(OFPT_MP_REQUEST, total, xid) + u16(OFPMP_EXPERIMENTER) + u16(0) + b"\0" * 4
-            + u32(OKO) + u32(DUMP_MAPS) + body)
+            + u32(OKO) + u32(exp_type) + body)
 
 
-def mp_reply(body, mp_flags=0, xid=1):
+def mp_reply(body, mp_flags=0, xid=1, exp_type=DUMP_MAPS):
     total = 24 + len(body)
     return (ofp_header(OFPT_MP_REPLY, total, xid) + u16(OFPMP_EXPERIMENTER) + u16(mp_flags) + b"\0" * 4
-            + u32(OKO) + u32(DUMP_MAPS) + body)
+            + u32(OKO) + u32(exp_type) + body)
 
 
 def dump_request(prog_id, map_mask):
@@ -97,6 +97,35 @@ def dump_request(prog_id, map_mask):
 
 def dump_reply(prog_id, sections):
     return u32(prog_id) + u16(len(sections)) + u16(0) + b"".join(sections)
+
+
+def stats_request(prog_id, reserved=0):
+    return u32(prog_id) + u32(reserved)
+
+
+OKO_PROG_STATS_JIT = 0x01
+
+
+def map_stats(map_index, map_type, used, max_entries, evictions, refused_full):
+    """A PROG_STATS map record (docs/protocol.md 4.3): 32 bytes."""
+    return (u8(map_index) + u8(map_type) + u16(0) + u32(used) + u32(max_entries) + u32(0)
+            + u64(evictions) + u64(refused_full))
+
+
+def prog_stats(prog_id, flags, runs, matches, errors, timed_runs, timed_ns, rules, datapath_flows,
+               instructions, memory, maps, length=None, n_maps=None):
+    """A PROG_STATS program record: 72 bytes, then its map records."""
+    length = 72 + 32 * len(maps) if length is None else length
+    n_maps = len(maps) if n_maps is None else n_maps
+    return (u32(prog_id) + u16(length) + u8(n_maps) + u8(flags)
+            + u64(runs) + u64(matches) + u64(errors) + u64(timed_runs) + u64(timed_ns)
+            + u32(rules) + u32(datapath_flows) + u32(instructions) + u32(0) + u64(memory)
+            + b"".join(maps))
+
+
+def stats_reply(records, n_programs=None):
+    n_programs = len(records) if n_programs is None else n_programs
+    return u16(n_programs) + b"\0" * 6 + b"".join(records)
 
 
 def oxm_filter_prog(prog_id, field_byte=0x02, length=8, experimenter=OKO):
@@ -253,6 +282,53 @@ def vectors():
        mp_reply(dump_reply(7, [section(4, 0, MAP_LPM, 8, 4, [(le32(24) + bytes([10, 0, 0, 0]), le32(1))])])))
     bad("dump_maps_request_truncated", "multipart-request", "DUMP_MAPS request without map_mask (length 32).",
         mp_request(dump_request(7, 0)[:8]))
+
+    # ---- PROG_STATS multipart (version 1.1)
+    ok("prog_stats_request_all", "multipart-request", "PROG_STATS request for every program (prog_id 0).",
+       mp_request(stats_request(0), xid=3, exp_type=PROG_STATS))
+    ok("prog_stats_request", "multipart-request", "PROG_STATS request for program 7.",
+       mp_request(stats_request(7), xid=4, exp_type=PROG_STATS))
+    bad("prog_stats_request_reserved", "multipart-request", "PROG_STATS request whose reserved field is not 0.",
+        mp_request(stats_request(7, reserved=1), exp_type=PROG_STATS))
+    bad("prog_stats_request_truncated", "multipart-request", "PROG_STATS request without its reserved field.",
+        mp_request(stats_request(7)[:4], exp_type=PROG_STATS))
+    ok("prog_stats_reply_empty", "multipart-reply", "PROG_STATS reply of a bridge without programs.",
+       mp_reply(stats_reply([]), xid=3, exp_type=PROG_STATS))
+    p7 = prog_stats(7, OKO_PROG_STATS_JIT, runs=1000, matches=250, errors=1, timed_runs=2, timed_ns=91,
+                    rules=2, datapath_flows=3, instructions=22, memory=16,
+                    maps=[map_stats(0, MAP_ARRAY, 1, 1, 0, 0), map_stats(1, MAP_LRU_HASH, 4, 4, 2, 0)])
+    p9 = prog_stats(9, 0, runs=0x1_0000_0001, matches=0, errors=0, timed_runs=0, timed_ns=0,
+                    rules=0, datapath_flows=0, instructions=5, memory=27296,
+                    maps=[map_stats(0, MAP_HASH, 256, 256, 0, 7)])
+    p11 = prog_stats(11, OKO_PROG_STATS_JIT, runs=0, matches=0, errors=0, timed_runs=0, timed_ns=0,
+                     rules=0, datapath_flows=0, instructions=3, memory=0, maps=[])
+    ok("prog_stats_reply", "multipart-reply",
+       "PROG_STATS reply: program 7 (jit, 1000 runs, 250 matches, 1 error, 2 timed runs of 91 ns in all, "
+       "2 rules, 3 datapath flows, 22 instructions, 16 bytes; an array map 1 of 1 used and an LRU map 4 of 4 "
+       "with 2 evictions), program 9 (interpreted, 2^32+1 runs; a full hash map with 7 refused inserts) and "
+       "program 11 without maps.",
+       mp_reply(stats_reply([p7, p9, p11]), xid=3, exp_type=PROG_STATS))
+    ok("prog_stats_reply_more", "multipart-reply", "A PROG_STATS reply with REPLY_MORE: more records follow.",
+       mp_reply(stats_reply([p11]), mp_flags=OFPMPF_REPLY_MORE, xid=3, exp_type=PROG_STATS))
+    bad("prog_stats_reply_bad_record_length", "multipart-reply",
+        "Program record whose length (104) does not agree with its 2 maps (72 + 2 x 32 = 136).",
+        mp_reply(stats_reply([prog_stats(7, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+                                         [map_stats(0, MAP_ARRAY, 1, 1, 0, 0),
+                                          map_stats(1, MAP_ARRAY, 1, 1, 0, 0)], length=104)]),
+                 exp_type=PROG_STATS))
+    bad("prog_stats_reply_count_overflow", "multipart-reply",
+        "n_programs 0xFFFF with one record: the count does not fit the message.",
+        mp_reply(stats_reply([p11], n_programs=0xFFFF), exp_type=PROG_STATS))
+    bad("prog_stats_reply_truncated_record", "multipart-reply",
+        "Program record cut after 40 of its 72 bytes.",
+        mp_reply(stats_reply([p11[:40]], n_programs=1), exp_type=PROG_STATS))
+    bad("prog_stats_reply_map_index", "multipart-reply",
+        "Second map record says map_index 5; map records are in index order, each at its own index.",
+        mp_reply(stats_reply([prog_stats(7, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+                                         [map_stats(0, MAP_ARRAY, 1, 1, 0, 0),
+                                          map_stats(5, MAP_ARRAY, 1, 1, 0, 0)])]), exp_type=PROG_STATS))
+    bad("prog_stats_reply_unknown_flags", "multipart-reply", "Program record flags 0x02: undefined bit.",
+        mp_reply(stats_reply([prog_stats(11, 0x02, 0, 0, 0, 0, 0, 0, 0, 3, 0, [])]), exp_type=PROG_STATS))
 
     # ---- filter_prog OXM
     ok("oxm_filter_prog", "oxm", "filter_prog=42.", oxm_filter_prog(42))
