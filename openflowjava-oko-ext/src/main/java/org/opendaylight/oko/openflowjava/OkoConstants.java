@@ -34,6 +34,8 @@ public final class OkoConstants {
     public static final int EXP_TYPE_DELETE_MAP_ENTRIES = 4;
     public static final int EXP_TYPE_SEND_MAPS = 5;
     public static final int EXP_TYPE_DUMP_MAPS = 6;
+    /** Version 1.1 (section 4.3). */
+    public static final int EXP_TYPE_PROG_STATS = 7;
 
     // Flags.
     public static final int LOAD_REPLACE = 0x0001;
@@ -42,6 +44,7 @@ public final class OkoConstants {
     public static final int DELETE_ALL = 0x01;
     public static final int SECTION_CONTINUES = 0x01;
     public static final int SEND_MAPS_LAST = 0x01;
+    public static final int PROG_STATS_JIT = 0x01;
 
     // Limits (section 2).
     public static final int MAX_MAPS = 64;
@@ -58,6 +61,8 @@ public final class OkoConstants {
     public static final int MAP_SECTION_HEADER_LENGTH = 16;
     public static final int DUMP_MAPS_REQUEST_BODY_LENGTH = 16;
     public static final int DUMP_MAPS_REPLY_BODY_HEADER_LENGTH = 8;
+    public static final int PROG_STATS_RECORD_LENGTH = 72;
+    public static final int MAP_STATS_RECORD_LENGTH = 32;
 
     // filter_prog OXM (section 6.1).
     public static final int OXM_FIELD_FILTER_PROG = 1;

@@ -22,6 +22,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUnloadProgSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUpdateMapSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoProgStatsRequestSal;
 
 /**
  * The converters of the Oko extension, one instance each.
@@ -31,6 +32,7 @@ public final class OkoConvertors {
     private final SendMapsActionConvertor sendMapsAction = new SendMapsActionConvertor();
     private final SendMapsMessageConvertor sendMapsMessage = new SendMapsMessageConvertor();
     private final DumpMapsConvertor dumpMaps = new DumpMapsConvertor();
+    private final ProgStatsConvertor progStats = new ProgStatsConvertor();
     private final List<MessageConvertor<?>> messages = List.of(
         new MessageConvertor<>(OkoLoadProgSal.class, OkoConstants.EXP_TYPE_LOAD_PROG,
             sal -> new OkoLoadProgCaseBuilder()
@@ -50,7 +52,9 @@ public final class OkoConvertors {
                     MessageConvertor.present(sal.getOkoDeleteMapEntries(), "oko-delete-map-entries")).build())
                 .build()),
         // Multi-layer mode only: single-layer mode serializes the request with codec.singlelayer.
-        new MessageConvertor<>(OkoDumpMapsRequestSal.class, OkoConstants.EXP_TYPE_DUMP_MAPS, dumpMaps::toRequestBody));
+        new MessageConvertor<>(OkoDumpMapsRequestSal.class, OkoConstants.EXP_TYPE_DUMP_MAPS, dumpMaps::toRequestBody),
+        new MessageConvertor<>(OkoProgStatsRequestSal.class, OkoConstants.EXP_TYPE_PROG_STATS,
+            progStats::toRequestBody));
 
     public FilterProgConvertor filterProg() {
         return filterProg;
@@ -66,6 +70,10 @@ public final class OkoConvertors {
 
     public DumpMapsConvertor dumpMaps() {
         return dumpMaps;
+    }
+
+    public ProgStatsConvertor progStats() {
+        return progStats;
     }
 
     public List<MessageConvertor<?>> messages() {

@@ -12,6 +12,7 @@ import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID_UIN
 import static org.opendaylight.oko.openflowjava.OkoConstants.OF13;
 import static org.opendaylight.oko.openflowjava.OkoConstants.OXM_FIELD_FILTER_PROG;
 
+import io.netty.buffer.ByteBuf;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -27,12 +28,15 @@ import org.opendaylight.oko.openflowjava.codec.message.DeleteMapEntriesCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsReplyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsRequestCodec;
 import org.opendaylight.oko.openflowjava.codec.message.LoadProgCodec;
+import org.opendaylight.oko.openflowjava.codec.message.ProgStatsReplyCodec;
+import org.opendaylight.oko.openflowjava.codec.message.ProgStatsRequestCodec;
 import org.opendaylight.oko.openflowjava.codec.message.SendMapsCodec;
 import org.opendaylight.oko.openflowjava.codec.message.UnloadProgCodec;
 import org.opendaylight.oko.openflowjava.codec.message.UpdateMapCodec;
-import org.opendaylight.oko.openflowjava.codec.singlelayer.DumpMapsRequestSerializer;
 import org.opendaylight.oko.openflowjava.codec.singlelayer.ExperimenterReplyBodyDecoder;
+import org.opendaylight.oko.openflowjava.codec.singlelayer.MultipartRequestSerializer;
 import org.opendaylight.oko.openflowjava.convertor.DumpMapsConvertor;
+import org.opendaylight.oko.openflowjava.convertor.ProgStatsConvertor;
 import org.opendaylight.openflowjava.protocol.api.keys.ActionSerializerKey;
 import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterActionDeserializerKey;
 import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterIdDeserializerKey;
@@ -46,12 +50,16 @@ import org.opendaylight.openflowjava.protocol.spi.connection.SwitchConnectionPro
 import org.opendaylight.yang.gen.v1.urn.opendaylight.multipart.types.rev170112.multipart.reply.MultipartReplyBody;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.FilterProg;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.action.container.action.choice.OkoSendMapsActionCase;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoDumpMapsReplyCase;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoProgStatsReplyCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoProgStatsRequestSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.oxm.rev150225.ExperimenterClass;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.ErrorMessage;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.ExperimenterMessage;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.MultipartReplyMessage;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.experimenter.core.ExperimenterDataOfChoice;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.experimenter.core.message.ExperimenterMessageOfChoice;
 import org.opendaylight.yangtools.yang.common.Uint32;
 
 /**
@@ -71,6 +79,9 @@ public final class OkoCodecRegistrar {
     private final DumpMapsRequestCodec dumpMapsRequest = new DumpMapsRequestCodec();
     private final DumpMapsReplyCodec dumpMapsReply = new DumpMapsReplyCodec();
     private final DumpMapsConvertor dumpMapsConvertor = new DumpMapsConvertor();
+    private final ProgStatsRequestCodec progStatsRequest = new ProgStatsRequestCodec();
+    private final ProgStatsReplyCodec progStatsReply = new ProgStatsReplyCodec();
+    private final ProgStatsConvertor progStatsConvertor = new ProgStatsConvertor();
     private final FilterProgCodec filterProg = new FilterProgCodec();
     private final SendMapsActionCodec sendMapsAction = new SendMapsActionCodec();
     private final OkoErrorCodec errors = new OkoErrorCodec();
@@ -80,11 +91,17 @@ public final class OkoCodecRegistrar {
             provider.registerExperimenterMessageSerializer(serializerKey(codec), codec);
             provider.registerExperimenterMessageDeserializer(deserializerKey(codec), codec);
         }
-        provider.registerMultipartRequestSerializer(serializerKey(dumpMapsRequest), dumpMapsRequest);
-        provider.registerMultipartReplyMessageDeserializer(deserializerKey(dumpMapsReply), dumpMapsReply);
+        for (AbstractBodyCodec<?> codec : List.of(dumpMapsRequest, progStatsRequest)) {
+            provider.registerMultipartRequestSerializer(serializerKey(codec), codec);
+        }
+        for (AbstractBodyCodec<?> codec : List.of(dumpMapsReply, progStatsReply)) {
+            provider.registerMultipartReplyMessageDeserializer(deserializerKey(codec), codec);
+        }
         // Single-layer mode (openflowplugin's default) serializes send-experimenter-mp-request's case by its class.
         provider.registerSerializer(new MessageTypeKey<>(OF13, OkoDumpMapsRequestSal.class),
-            new DumpMapsRequestSerializer(dumpMapsRequest, dumpMapsConvertor));
+            new MultipartRequestSerializer<>(dumpMapsRequest, dumpMapsConvertor::toRequestBody));
+        provider.registerSerializer(new MessageTypeKey<>(OF13, OkoProgStatsRequestSal.class),
+            new MultipartRequestSerializer<>(progStatsRequest, progStatsConvertor::toRequestBody));
 
         provider.registerMatchEntrySerializer(filterProgSerializerKey(), filterProg);
         provider.registerMatchEntryDeserializer(filterProgDeserializerKey(), filterProg);
@@ -103,7 +120,8 @@ public final class OkoCodecRegistrar {
         provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_ERROR, ErrorMessage.class),
             new ErrorMessageDecoder(errors));
         provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_MULTIPART_REPLY, MultipartReplyMessage.class),
-            new MultipartReplyDecoder(dumpMapsReply));
+            new MultipartReplyDecoder(Map.of((long) dumpMapsReply.expType(), dumpMapsReply,
+                (long) progStatsReply.expType(), progStatsReply)));
     }
 
     /**
@@ -113,12 +131,16 @@ public final class OkoCodecRegistrar {
      */
     public void registerSingleLayerReplyDecoder(final SwitchConnectionProvider provider) {
         provider.registerDeserializer(new MessageCodeKey(OF13, OFPMP_EXPERIMENTER, MultipartReplyBody.class),
-            new ExperimenterReplyBodyDecoder(dumpMapsReply, dumpMapsConvertor));
+            new ExperimenterReplyBodyDecoder(Map.<Long, Function<ByteBuf, ExperimenterMessageOfChoice>>of(
+                (long) dumpMapsReply.expType(),
+                body -> dumpMapsConvertor.toReplyItem((OkoDumpMapsReplyCase) dumpMapsReply.deserialize(body)),
+                (long) progStatsReply.expType(),
+                body -> progStatsConvertor.toReplyItem((OkoProgStatsReplyCase) progStatsReply.deserialize(body)))));
     }
 
     /**
      * Removes the codecs that openflowjava lets an extension remove. The message decoders and the single-layer
-     * DUMP_MAPS codecs stay (openflowjava can only remove experimenter keys): they hand every non-Oko message to
+     * multipart codecs stay (openflowjava can only remove experimenter keys): they hand every non-Oko message to
      * openflowjava's or openflowplugin's own code, so they are harmless without the rest.
      */
     public void unregister(final SwitchConnectionProvider provider) {
@@ -128,6 +150,8 @@ public final class OkoCodecRegistrar {
         }
         provider.unregisterSerializer(serializerKey(dumpMapsRequest));
         provider.unregisterDeserializer(deserializerKey(dumpMapsReply));
+        provider.unregisterSerializer(serializerKey(progStatsRequest));
+        provider.unregisterDeserializer(deserializerKey(progStatsReply));
         provider.unregisterSerializer(filterProgSerializerKey());
         provider.unregisterDeserializer(filterProgDeserializerKey());
         provider.unregisterSerializer(sendMapsActionSerializerKey());

@@ -17,6 +17,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.opendaylight.oko.openflowjava.OkoConstants;
@@ -24,8 +25,11 @@ import org.opendaylight.oko.openflowjava.codec.OkoDecodingException;
 import org.opendaylight.oko.openflowjava.codec.action.SendMapsActionCodec;
 import org.opendaylight.oko.openflowjava.codec.error.OkoErrorCodec;
 import org.opendaylight.oko.openflowjava.codec.match.FilterProgCodec;
+import org.opendaylight.oko.openflowjava.codec.message.AbstractBodyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsReplyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsRequestCodec;
+import org.opendaylight.oko.openflowjava.codec.message.ProgStatsReplyCodec;
+import org.opendaylight.oko.openflowjava.codec.message.ProgStatsRequestCodec;
 import org.opendaylight.oko.openflowjava.registration.OkoCodecRegistrar;
 import org.opendaylight.openflowjava.protocol.api.extensibility.OFDeserializer;
 import org.opendaylight.openflowjava.protocol.api.extensibility.OFSerializer;
@@ -56,6 +60,13 @@ class ProtocolVectorsTest {
     private static final int OFPT_MULTIPART_REPLY = 19;
     private static final int OFPMP_EXPERIMENTER = 0xFFFF;
     private static final int MULTIPART_PAD = 4;
+
+    private static final Map<Long, AbstractBodyCodec<?>> REQUEST_CODECS = Map.of(
+        (long) OkoConstants.EXP_TYPE_DUMP_MAPS, new DumpMapsRequestCodec(),
+        (long) OkoConstants.EXP_TYPE_PROG_STATS, new ProgStatsRequestCodec());
+    private static final Map<Long, AbstractBodyCodec<?>> REPLY_CODECS = Map.of(
+        (long) OkoConstants.EXP_TYPE_DUMP_MAPS, new DumpMapsReplyCodec(),
+        (long) OkoConstants.EXP_TYPE_PROG_STATS, new ProgStatsReplyCodec());
 
     private final RegistryBackedProvider provider = new RegistryBackedProvider();
 
@@ -116,7 +127,7 @@ class ProtocolVectorsTest {
             return encodeError(error);
         }
         if (decoded instanceof MultipartReplyMessage reply) {
-            return encodeDumpMapsReply(reply);
+            return encodeMultipartReply(reply);
         }
         if (decoded instanceof ExperimenterMessage message) {
             // openflowjava encodes experimenter messages as ExperimenterInput (its ExperimenterMessage
@@ -133,9 +144,9 @@ class ProtocolVectorsTest {
     }
 
     /**
-     * DUMP_MAPS requests: openflowjava decodes no experimenter multipart request bodies (a controller never
-     * receives requests), so the body goes through the Oko codec here; encoding is openflowjava's real
-     * MultipartRequestInput serializer, the path the controller sends with.
+     * Oko multipart requests (DUMP_MAPS, PROG_STATS): openflowjava decodes no experimenter multipart request bodies
+     * (a controller never receives requests), so the body goes through the Oko codec here; encoding is
+     * openflowjava's real MultipartRequestInput serializer, the path the controller sends with.
      */
     private byte[] roundTripMultipartRequest(final ByteBuf in) {
         in.skipBytes(1 + Short.BYTES);
@@ -144,11 +155,15 @@ class ProtocolVectorsTest {
         final int mpFlags = in.readUnsignedShort();
         in.skipBytes(MULTIPART_PAD);
         if (mpType != OFPMP_EXPERIMENTER || in.readableBytes() < 2 * Integer.BYTES
-                || in.readUnsignedInt() != OkoConstants.EXPERIMENTER_ID
-                || in.readUnsignedInt() != OkoConstants.EXP_TYPE_DUMP_MAPS) {
-            throw new OkoDecodingException("not a DUMP_MAPS request");
+                || in.readUnsignedInt() != OkoConstants.EXPERIMENTER_ID) {
+            throw new OkoDecodingException("not an Oko multipart request");
         }
-        final var body = new DumpMapsRequestCodec().deserialize(in);
+        final long expType = in.readUnsignedInt();
+        final AbstractBodyCodec<?> codec = REQUEST_CODECS.get(expType);
+        if (codec == null) {
+            throw new OkoDecodingException("Oko multipart request with unknown exp_type " + expType);
+        }
+        final var body = codec.deserialize(in);
         return encode(new MultipartRequestInputBuilder()
             .setVersion(OkoConstants.OF13)
             .setXid(Uint32.valueOf(xid))
@@ -157,15 +172,15 @@ class ProtocolVectorsTest {
             .setMultipartRequestBody(new MultipartRequestExperimenterCaseBuilder()
                 .setMultipartRequestExperimenter(new MultipartRequestExperimenterBuilder()
                     .setExperimenter(new ExperimenterId(OkoConstants.EXPERIMENTER_ID_UINT32))
-                    .setExpType(Uint32.valueOf(OkoConstants.EXP_TYPE_DUMP_MAPS))
+                    .setExpType(Uint32.valueOf(expType))
                     .setExperimenterDataOfChoice(body)
                     .build())
                 .build())
             .build());
     }
 
-    /** Switches send DUMP_MAPS replies; openflowjava writes no experimenter reply body, so the codec does. */
-    private static byte[] encodeDumpMapsReply(final MultipartReplyMessage reply) {
+    /** Switches send Oko replies; openflowjava writes no experimenter reply body, so the codec does. */
+    private static byte[] encodeMultipartReply(final MultipartReplyMessage reply) {
         final var experimenter = ((MultipartReplyExperimenterCase) reply.getMultipartReplyBody())
             .getMultipartReplyExperimenter();
         final ByteBuf out = Unpooled.buffer();
@@ -178,7 +193,7 @@ class ProtocolVectorsTest {
         out.writeZero(MULTIPART_PAD);
         out.writeInt(experimenter.getExperimenter().getValue().intValue());
         out.writeInt(experimenter.getExpType().intValue());
-        new DumpMapsReplyCodec().serialize(experimenter.getExperimenterDataOfChoice(), out);
+        REPLY_CODECS.get(experimenter.getExpType().toJava()).serialize(experimenter.getExperimenterDataOfChoice(), out);
         out.setShort(2, out.writerIndex());
         return ByteBufUtil.getBytes(out);
     }

@@ -13,8 +13,9 @@ import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID_UIN
 import static org.opendaylight.oko.openflowjava.OkoConstants.OF13;
 
 import io.netty.buffer.ByteBuf;
+import java.util.Map;
 import org.opendaylight.oko.openflowjava.codec.OkoDecodingException;
-import org.opendaylight.oko.openflowjava.codec.message.DumpMapsReplyCodec;
+import org.opendaylight.oko.openflowjava.codec.message.AbstractBodyCodec;
 import org.opendaylight.openflowjava.protocol.api.extensibility.DeserializerRegistry;
 import org.opendaylight.openflowjava.protocol.api.extensibility.DeserializerRegistryInjector;
 import org.opendaylight.openflowjava.protocol.api.extensibility.OFDeserializer;
@@ -29,8 +30,8 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731
 import org.opendaylight.yangtools.yang.common.Uint32;
 
 /**
- * Decoder of OFPT_MULTIPART_REPLY (type 19): Oko's DUMP_MAPS replies go to {@link DumpMapsReplyCodec}, every
- * other reply to openflowjava's MultipartReplyMessageFactory.
+ * Decoder of OFPT_MULTIPART_REPLY (type 19): Oko's replies (DUMP_MAPS, PROG_STATS) go to their body codecs, by
+ * exp_type; every other reply to openflowjava's MultipartReplyMessageFactory.
  */
 public final class MultipartReplyDecoder implements OFDeserializer<MultipartReplyMessage>,
         DeserializerRegistryInjector {
@@ -41,11 +42,12 @@ public final class MultipartReplyDecoder implements OFDeserializer<MultipartRepl
     private static final int EXPERIMENTER_OFFSET = 12;
     private static final int PAD = 4;
 
-    private final DumpMapsReplyCodec dumpMaps;
+    private final Map<Long, AbstractBodyCodec<?>> replyCodecs;
     private final MultipartReplyMessageFactory others = new MultipartReplyMessageFactory();
 
-    public MultipartReplyDecoder(final DumpMapsReplyCodec dumpMaps) {
-        this.dumpMaps = requireNonNull(dumpMaps);
+    /** Takes the reply body codecs by exp_type. */
+    public MultipartReplyDecoder(final Map<Long, AbstractBodyCodec<?>> replyCodecs) {
+        this.replyCodecs = Map.copyOf(replyCodecs);
     }
 
     @Override
@@ -66,7 +68,8 @@ public final class MultipartReplyDecoder implements OFDeserializer<MultipartRepl
         final int flags = message.readUnsignedShort();
         message.skipBytes(PAD + Integer.BYTES);
         final long expType = message.readUnsignedInt();
-        if (expType != dumpMaps.expType()) {
+        final AbstractBodyCodec<?> codec = replyCodecs.get(expType);
+        if (codec == null) {
             throw new OkoDecodingException("Oko multipart reply with unknown exp_type " + expType);
         }
         return new MultipartReplyMessageBuilder()
@@ -78,7 +81,7 @@ public final class MultipartReplyDecoder implements OFDeserializer<MultipartRepl
                 .setMultipartReplyExperimenter(new MultipartReplyExperimenterBuilder()
                     .setExperimenter(new ExperimenterId(EXPERIMENTER_ID_UINT32))
                     .setExpType(Uint32.valueOf(expType))
-                    .setExperimenterDataOfChoice(dumpMaps.deserialize(message))
+                    .setExperimenterDataOfChoice(codec.deserialize(message))
                     .build())
                 .build())
             .build();

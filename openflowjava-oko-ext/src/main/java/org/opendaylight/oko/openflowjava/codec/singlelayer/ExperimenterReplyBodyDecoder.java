@@ -12,9 +12,9 @@ import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID;
 import static org.opendaylight.oko.openflowjava.OkoConstants.OF13;
 
 import io.netty.buffer.ByteBuf;
+import java.util.Map;
+import java.util.function.Function;
 import org.opendaylight.oko.openflowjava.codec.OkoDecodingException;
-import org.opendaylight.oko.openflowjava.codec.message.DumpMapsReplyCodec;
-import org.opendaylight.oko.openflowjava.convertor.DumpMapsConvertor;
 import org.opendaylight.openflowjava.protocol.api.extensibility.DeserializerRegistry;
 import org.opendaylight.openflowjava.protocol.api.extensibility.DeserializerRegistryInjector;
 import org.opendaylight.openflowjava.protocol.api.extensibility.OFDeserializer;
@@ -25,26 +25,25 @@ import org.opendaylight.openflowplugin.extension.api.ConvertorMessageFromOFJava;
 import org.opendaylight.openflowplugin.extension.api.path.MessagePath;
 import org.opendaylight.openflowplugin.openflow.md.core.session.OFSessionUtil;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.multipart.types.rev170112.multipart.reply.MultipartReplyBody;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoDumpMapsReplyCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.experimenter.core.ExperimenterDataOfChoice;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.experimenter.core.message.ExperimenterMessageOfChoice;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.multipart.reply.multipart.reply.body.MultipartReplyExperimenterBuilder;
 import org.opendaylight.yangtools.yang.common.Uint32;
 
 /**
- * The body of an OFPMP_EXPERIMENTER reply in single-layer mode: Oko's DUMP_MAPS replies become one item of the
- * send-experimenter-mp-request output; other experimenters' replies are decoded the way openflowplugin's own
- * body deserializer does it (their codec, or their codec and their message converter).
+ * The body of an OFPMP_EXPERIMENTER reply in single-layer mode: Oko's replies (DUMP_MAPS, PROG_STATS) become one
+ * item of the send-experimenter-mp-request output; other experimenters' replies are decoded the way
+ * openflowplugin's own body deserializer does it (their codec, or their codec and their message converter).
  */
 public final class ExperimenterReplyBodyDecoder implements OFDeserializer<MultipartReplyBody>,
         DeserializerRegistryInjector {
-    private final DumpMapsReplyCodec dumpMaps;
-    private final DumpMapsConvertor convertor;
+    private final Map<Long, Function<ByteBuf, ExperimenterMessageOfChoice>> okoReplies;
     private DeserializerRegistry registry;
 
-    public ExperimenterReplyBodyDecoder(final DumpMapsReplyCodec dumpMaps, final DumpMapsConvertor convertor) {
-        this.dumpMaps = requireNonNull(dumpMaps);
-        this.convertor = requireNonNull(convertor);
+    /** Takes, by exp_type, what turns an Oko reply body into an RPC output item. */
+    public ExperimenterReplyBodyDecoder(
+            final Map<Long, Function<ByteBuf, ExperimenterMessageOfChoice>> okoReplies) {
+        this.okoReplies = Map.copyOf(okoReplies);
     }
 
     @Override
@@ -62,10 +61,11 @@ public final class ExperimenterReplyBodyDecoder implements OFDeserializer<Multip
         final long expType = message.readUnsignedInt();
         final ExperimenterMessageOfChoice item;
         if (experimenter == EXPERIMENTER_ID) {
-            if (expType != dumpMaps.expType()) {
+            final var decoder = okoReplies.get(expType);
+            if (decoder == null) {
                 throw new OkoDecodingException("Oko multipart reply with unknown exp_type " + expType);
             }
-            item = convertor.toReplyItem((OkoDumpMapsReplyCase) dumpMaps.deserialize(message));
+            item = decoder.apply(message);
         } else {
             item = decodeOther(Uint32.valueOf(experimenter), expType, message);
         }

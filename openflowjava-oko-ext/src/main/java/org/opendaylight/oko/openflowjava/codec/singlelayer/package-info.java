@@ -6,11 +6,11 @@
  * and is available at http://www.eclipse.org/legal/epl-v10.html
  */
 /**
- * DUMP_MAPS in openflowplugin's single-layer serialization mode (its default): the codecs that sit between the
- * send-experimenter-mp-request RPC objects and the wire.
+ * DUMP_MAPS and PROG_STATS in openflowplugin's single-layer serialization mode (its default): the codecs that
+ * sit between the send-experimenter-mp-request RPC objects and the wire.
  *
  * <p>In that mode the plugin serializes the RPC's request case itself and looks up a serializer keyed by the
- * case's class, which must write the experimenter id and exp_type too ({@link DumpMapsRequestSerializer}). The
+ * case's class, which must write the experimenter id and exp_type too ({@link MultipartRequestSerializer}). The
  * reply body is decoded by the plugin's experimenter multipart body deserializer, which looks up the
  * experimenter's codecs with keys that compare the experimenter id by reference (see the {@code codec.decoder}
  * package) and so never finds Oko's; {@link ExperimenterReplyBodyDecoder} takes its place. The plugin installs
