@@ -27,7 +27,8 @@ OFPT_MULTIPART_REQUEST, OFPT_MULTIPART_REPLY = 18, 19
 OFPT_BARRIER_REQUEST, OFPT_BARRIER_REPLY = 20, 21
 OFPT_ROLE_REQUEST, OFPT_ROLE_REPLY = 24, 25
 OFPT_GET_ASYNC_REQUEST, OFPT_GET_ASYNC_REPLY = 26, 27
-OFPMP_DESC, OFPMP_FLOW = 0, 1
+OFPMP_DESC, OFPMP_FLOW, OFPMP_EXPERIMENTER = 0, 1, 0xFFFF
+OFPET_BAD_REQUEST, OFPBRC_BAD_EXPERIMENTER = 1, 3
 OFPFC_ADD, OFPFC_DELETE, OFPFC_DELETE_STRICT = 0, 3, 4
 
 
@@ -153,6 +154,12 @@ class OpenFlowPeer:
 
     def _multipart(self, xid, msg):
         mp_type = struct.unpack(">H", msg[8:10])[0]
+        if mp_type == OFPMP_EXPERIMENTER:
+            # Like a switch without Oko (Open vSwitch): an unknown experimenter is OFPBRC_BAD_EXPERIMENTER, with
+            # the request's first 64 bytes.
+            error = struct.pack(">HH", OFPET_BAD_REQUEST, OFPBRC_BAD_EXPERIMENTER) + msg[:64]
+            self.send(header(OFPT_ERROR, 8 + len(error), xid) + error)
+            return
         body = b""
         if mp_type == OFPMP_DESC:
             body = b"".join(s.encode().ljust(n, b"\0") for s, n in

@@ -9,6 +9,7 @@ package org.opendaylight.oko.northbound;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,6 +25,7 @@ import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.filters.FilterCatalog;
 import org.opendaylight.oko.filters.FilterLibrary;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
+import org.opendaylight.oko.northbound.install.OkoSupport;
 import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.install.ProgramInstaller;
 import org.opendaylight.oko.northbound.install.SwitchOwnership;
@@ -32,6 +34,7 @@ import org.opendaylight.oko.northbound.maps.SendMapsCollector;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.rpc.OkoRpcs;
+import org.opendaylight.oko.northbound.stats.StatisticsPoller;
 import org.opendaylight.oko.northbound.store.ConfigurationStore;
 import org.opendaylight.oko.northbound.switchio.OpenflowpluginSwitchClient;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeServiceManager;
@@ -57,8 +60,12 @@ import org.slf4j.LoggerFactory;
  * The Oko northbound: the oko module's configuration pushed to switches and kept there, its operational state,
  * and its RPCs.
  */
-@Component(service = { }, immediate = true)
+@Component(service = { }, immediate = true, configurationPid = OkoNorthbound.CONFIGURATION_PID)
 public final class OkoNorthbound implements AutoCloseable {
+    /** Settings: etc/org.opendaylight.oko.cfg (a change restarts the northbound). */
+    public static final String CONFIGURATION_PID = "org.opendaylight.oko";
+    /** How often program statistics are read from each switch, in ms; 0 turns polling off. */
+    public static final String STATISTICS_INTERVAL = "statistics-interval-ms";
     /** How long a switch may take to answer one Oko message. */
     static final long SWITCH_TIMEOUT_MILLIS = 30_000;
     private static final Logger LOG = LoggerFactory.getLogger(OkoNorthbound.class);
@@ -78,15 +85,21 @@ public final class OkoNorthbound implements AutoCloseable {
             @Reference final ReconciliationManager reconciliationManager,
             @Reference final NotificationService notifications,
             @Reference final NotificationPublishService notificationPublisher,
-            @Reference final ConfigurationStore configurationStore) {
+            @Reference final ConfigurationStore configurationStore, final Map<String, ?> properties) {
         // configurationStore: unused, but a reference makes Oko start after the stored configuration is restored.
         final var client = new OpenflowpluginSwitchClient(rpcService, timer, SWITCH_TIMEOUT_MILLIS);
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
         final var loaded = new LoadedPrograms();
         final var state = new OperationalState(broker);
         final var installer = new ProgramInstaller(client, loaded, state);
-        final var sync = new SwitchSync(broker, resolver, installer, loaded, state, pool, SWITCH_TIMEOUT_MILLIS);
-        ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver));
+        final var support = new OkoSupport(client, state, broker, pool);
+        final var sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool,
+            SWITCH_TIMEOUT_MILLIS);
+        ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
+            support);
+        final var statistics = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes, timer,
+            statisticsInterval(properties));
+        registrations.add(statistics::close);
 
         registrations.add(mastership.register(ownership));
         reconciliation = reconciliationManager.registerService(ownership);
@@ -97,13 +110,18 @@ public final class OkoNorthbound implements AutoCloseable {
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
             DataObjectReference.builder(Programs.class).child(Program.class).build(),
             changes -> configChanges.execute(() -> ownership.programsChanged(changes))));
-        // A switch gone from the operational inventory: nobody masters it (a change under a node is ignored).
+        // A switch gone from the operational inventory: nobody masters it. A switch that appears in it: its
+        // description is there to name its software. (A change under a node is ignored.)
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,
             DataObjectReference.builder(Nodes.class).child(Node.class).build(), changes -> {
                 for (var change : changes) {
-                    if (change.getRootNode().modificationType() == DataObjectModification.ModificationType.DELETE) {
-                        final String node = change.getRootNode().dataBefore().getId().getValue();
+                    final var root = change.getRootNode();
+                    if (root.modificationType() == DataObjectModification.ModificationType.DELETE) {
+                        final String node = root.dataBefore().getId().getValue();
                         configChanges.execute(() -> ownership.inventoryNodeRemoved(node));
+                    } else if (root.dataBefore() == null && root.dataAfter() != null) {
+                        final String node = root.dataAfter().getId().getValue();
+                        configChanges.execute(() -> ownership.inventoryNodeAdded(node));
                     }
                 }
             }));
@@ -131,6 +149,24 @@ public final class OkoNorthbound implements AutoCloseable {
         pool.shutdownNow();
         timer.shutdownNow();
         LOG.info("Oko northbound stopped");
+    }
+
+    static long statisticsInterval(final Map<String, ?> properties) {
+        final Object value = properties.get(STATISTICS_INTERVAL);
+        if (value == null) {
+            return StatisticsPoller.DEFAULT_INTERVAL_MILLIS;
+        }
+        try {
+            final long interval = Long.parseLong(String.valueOf(value).strip());
+            if (interval < 0) {
+                throw new NumberFormatException("negative");
+            }
+            return interval;
+        } catch (NumberFormatException e) {
+            LOG.warn("{}: {} = '{}' is not a number of milliseconds (0 or more); using {}", CONFIGURATION_PID,
+                STATISTICS_INTERVAL, value, StatisticsPoller.DEFAULT_INTERVAL_MILLIS);
+            return StatisticsPoller.DEFAULT_INTERVAL_MILLIS;
+        }
     }
 
     private static ThreadFactory named(final String prefix) {

@@ -29,6 +29,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Swit
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.Statistics;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.slf4j.Logger;
@@ -90,6 +91,42 @@ public final class OperationalState {
         final var tx = broker.newWriteOnlyTransaction();
         tx.delete(LogicalDatastoreType.OPERATIONAL, switchPath(node));
         return logged(tx.commit(), node);
+    }
+
+    /** Records whether the switch speaks Oko, and how it answered the probe. */
+    public FluentFuture<? extends CommitInfo> okoSupported(final String node, final boolean supported,
+            final String message) {
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(node),
+            new SwitchBuilder().setNode(new NodeId(node)).setOkoSupported(supported).setOkoSupportMessage(message)
+                .build());
+        return logged(tx.commit(), node);
+    }
+
+    /**
+     * Replaces a program's statistics. Only under a program entry that exists: a program removed meanwhile (its
+     * entry deleted) gets none, and the commit fails quietly.
+     */
+    public FluentFuture<? extends CommitInfo> statistics(final String node, final long progId,
+            final Statistics statistics) {
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.put(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Switches.class)
+            .child(Switch.class, new SwitchKey(new NodeId(node)))
+            .child(Program.class, new ProgramKey(new ProgramId(Uint32.valueOf(progId))))
+            .child(Statistics.class).build(), statistics);
+        final var commit = tx.commit();
+        commit.addCallback(new FutureCallback<CommitInfo>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                // nothing to say
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.debug("{} program {}: statistics not recorded (entry gone?)", node, progId, cause);
+            }
+        }, MoreExecutors.directExecutor());
+        return commit;
     }
 
     public FluentFuture<? extends CommitInfo> connected(final String node, final boolean connected) {

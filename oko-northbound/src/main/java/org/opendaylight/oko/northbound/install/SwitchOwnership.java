@@ -54,12 +54,14 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     private final LoadedPrograms loaded;
     private final OperationalState state;
     private final ProgramInfoPublisher programInfo;
+    private final OkoSupport support;
     private final Set<String> owned = ConcurrentHashMap.newKeySet();
     private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
 
     public SwitchOwnership(final DataBroker broker, final SwitchSync sync, final LoadedPrograms loaded,
-            final OperationalState state, final ProgramInfoPublisher programInfo) {
+            final OperationalState state, final ProgramInfoPublisher programInfo, final OkoSupport support) {
         this.broker = requireNonNull(broker);
+        this.support = requireNonNull(support);
         this.programInfo = requireNonNull(programInfo);
         this.sync = requireNonNull(sync);
         this.loaded = requireNonNull(loaded);
@@ -70,6 +72,11 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         return owned.contains(node);
     }
 
+    /** The switches this controller instance masters now. */
+    public Set<String> ownedNodes() {
+        return Set.copyOf(owned);
+    }
+
     @Override
     public ListenableFuture<Boolean> startReconciliation(final DeviceInfo deviceInfo) {
         final String node = deviceInfo.getNodeId().getValue();
@@ -77,8 +84,8 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         owned.add(node);
         loaded.forgetSwitch(node);
         reconciled.add(node);
-        LOG.info("{}: loading its configured programs before its flows", node);
-        return Futures.transform(sync.sync(node), ignored -> Boolean.TRUE, MoreExecutors.directExecutor());
+        LOG.info("{}: asking whether it speaks Oko, then loading its configured programs before its flows", node);
+        return Futures.transform(probeThenSync(node), ignored -> Boolean.TRUE, MoreExecutors.directExecutor());
     }
 
     @Override
@@ -109,8 +116,25 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         if (reconciled.add(node)) {
             // Reconciliation did not run for it (the framework is off): load its programs now.
             loaded.forgetSwitch(node);
+            probeThenSync(node);
+        }
+    }
+
+    /**
+     * A switch appeared in the operational inventory, with the description it gave of itself: a switch without
+     * Oko mastered here gets its verdict and its programs' statuses again, naming its software (the probe was
+     * answered before openflowplugin wrote the description).
+     */
+    public void inventoryNodeAdded(final String node) {
+        if (owned.contains(node) && support.unsupported(node)) {
+            support.describe(node);
             sync.sync(node);
         }
+    }
+
+    private ListenableFuture<Void> probeThenSync(final String node) {
+        return Futures.transformAsync(support.probe(node), ignored -> sync.sync(node),
+            MoreExecutors.directExecutor());
     }
 
     @Override
@@ -119,6 +143,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         owned.remove(node);
         reconciled.remove(node);
         loaded.forgetSwitch(node);
+        support.forget(node);
         LOG.info("{}: no longer mastered here; its programs are loaded again when it comes back", node);
         state.connected(node, false);
         sync.markDisconnected(node);

@@ -48,24 +48,28 @@ import org.slf4j.LoggerFactory;
  */
 public final class SwitchSync {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchSync.class);
+    /** The fingerprint of a program the switch kept when it was to be unloaded: matches no configuration. */
+    private static final String UNLOAD_REFUSED = "unload refused";
 
     private final DataBroker broker;
     private final ProgramResolver resolver;
     private final ProgramInstaller installer;
     private final LoadedPrograms loaded;
     private final OperationalState state;
+    private final OkoSupport support;
     private final ExecutorService pool;
     private final long switchTimeoutMillis;
     private final Map<String, Executor> perSwitch = new ConcurrentHashMap<>();
 
     public SwitchSync(final DataBroker broker, final ProgramResolver resolver, final ProgramInstaller installer,
-            final LoadedPrograms loaded, final OperationalState state, final ExecutorService pool,
-            final long switchTimeoutMillis) {
+            final LoadedPrograms loaded, final OperationalState state, final OkoSupport support,
+            final ExecutorService pool, final long switchTimeoutMillis) {
         this.broker = requireNonNull(broker);
         this.resolver = requireNonNull(resolver);
         this.installer = requireNonNull(installer);
         this.loaded = requireNonNull(loaded);
         this.state = requireNonNull(state);
+        this.support = requireNonNull(support);
         this.pool = requireNonNull(pool);
         this.switchTimeoutMillis = switchTimeoutMillis;
     }
@@ -98,7 +102,11 @@ public final class SwitchSync {
             state.programStatus(node, entry.getKey(), entry.getValue(), null,
                 new Outcome(InstallStatus.SwitchDisconnected, node + " is not connected to this controller"));
         }
-        // A program no longer configured for it has no status to keep.
+        removeUnwantedStatuses(node, config);
+    }
+
+    /** A program no longer configured for the switch has no status to keep. */
+    private void removeUnwantedStatuses(final String node, final Config config) {
         for (long progId : reportedPrograms(node)) {
             if (!config.wanted().containsKey(progId)) {
                 state.removeProgram(node, progId);
@@ -124,6 +132,13 @@ public final class SwitchSync {
 
     private void syncNow(final String node) {
         final Config config = readConfig(node);
+        if (support.unsupported(node)) {
+            // Nothing Oko is sent to a switch without Oko; each program says why it is not there.
+            final Outcome unsupported = new Outcome(InstallStatus.Unsupported, support.unsupportedMessage(node));
+            config.wanted().forEach((progId, name) -> state.programStatus(node, progId, name, null, unsupported));
+            removeUnwantedStatuses(node, config);
+            return;
+        }
         for (var entry : config.wanted().entrySet()) {
             final long progId = entry.getKey();
             final String name = entry.getValue();
@@ -158,6 +173,9 @@ public final class SwitchSync {
                 state.programStatus(node, progId, entry.getValue().program().name(),
                     entry.getValue().program().image().sha256(), new Outcome(InstallStatus.Failed,
                         "no longer configured, but the switch keeps it: " + e.getMessage()));
+                // Configured again later, it is loaded again (replace, keep maps): that load sets its status.
+                loaded.put(node, progId, new LoadedPrograms.Loaded(entry.getValue().program(),
+                    entry.getValue().origin(), UNLOAD_REFUSED));
             }
         }
     }

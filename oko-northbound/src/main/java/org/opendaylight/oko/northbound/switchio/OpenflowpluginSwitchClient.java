@@ -36,6 +36,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.N
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapIndex;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.map.entries.EntryBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.prog.stats.reply.ProgStats;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoDeleteMapEntriesSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoLoadProgSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUnloadProgSalBuilder;
@@ -45,8 +46,11 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.unload.prog.sal.OkoUnloadProgBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.update.map.sal.OkoUpdateMapBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoProgStatsRequestSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.oko.dump.maps.request.sal.OkoDumpMapsRequestBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.oko.prog.stats.request.sal.OkoProgStatsRequestBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.output.experimenter.core.message.item.experimenter.message.of.choice.OkoDumpMapsReplySal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.output.experimenter.core.message.item.experimenter.message.of.choice.OkoProgStatsReplySal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.experimenter.core.message.ExperimenterMessageOfChoice;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.RpcError;
@@ -160,6 +164,40 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
                 }
                 return Futures.immediateFuture(sections);
             }, MoreExecutors.directExecutor());
+    }
+
+    @Override
+    public ListenableFuture<List<ProgramStatistics>> programStatistics(final String node, final long progId) {
+        final var input = new SendExperimenterMpRequestInputBuilder()
+            .setNode(nodeRef(node))
+            .setExperimenterMessageOfChoice(new OkoProgStatsRequestSalBuilder().setOkoProgStatsRequest(
+                new OkoProgStatsRequestBuilder().setProgId(Uint32.valueOf(progId)).build()).build())
+            .build();
+        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenterMpRequest.class).invoke(input)),
+            result -> {
+                if (!result.isSuccessful()) {
+                    return Futures.immediateFailedFuture(failure(node, result));
+                }
+                final List<ProgramStatistics> programs = new ArrayList<>();
+                for (var item : result.getResult().nonnullExperimenterCoreMessageItem()) {
+                    if (item.getExperimenterMessageOfChoice() instanceof OkoProgStatsReplySal reply) {
+                        reply.getOkoProgStatsReply().nonnullProgStats().forEach(p -> programs.add(statistics(p)));
+                    }
+                }
+                return Futures.immediateFuture(programs);
+            }, MoreExecutors.directExecutor());
+    }
+
+    private static ProgramStatistics statistics(final ProgStats prog) {
+        return new ProgramStatistics(prog.getProgId().getValue().toJava(), Boolean.TRUE.equals(prog.getJit()),
+            prog.requireRuns().longValue(), prog.requireMatches().longValue(), prog.requireErrors().longValue(),
+            prog.requireTimedRuns().longValue(), prog.requireTimedNs().longValue(), prog.requireRules().toJava(),
+            prog.requireDatapathFlows().toJava(), prog.requireInstructions().toJava(),
+            prog.requireMemory().longValue(), prog.nonnullMapStats().stream()
+                .map(m -> new MapStatistics(m.requireMapType().getIntValue(), m.requireUsed().toJava(),
+                    m.requireMaxEntries().toJava(), m.requireEvictions().longValue(),
+                    m.requireRefusedFull().longValue()))
+                .toList());
     }
 
     /** Entries in groups that fit one message each. */

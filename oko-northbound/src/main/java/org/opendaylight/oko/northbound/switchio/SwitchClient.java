@@ -23,6 +23,15 @@ public interface SwitchClient {
     record MapSection(int mapIndex, int mapType, int keySize, int valueSize, List<Entry> entries) {
     }
 
+    /** One map's statistics from a PROG_STATS reply (docs/protocol.md 4.3). */
+    record MapStatistics(int mapType, long used, long maxEntries, long evictions, long refusedFull) {
+    }
+
+    /** One program's statistics from a PROG_STATS reply; counters are unsigned 64-bit values. */
+    record ProgramStatistics(long progId, boolean jit, long runs, long matches, long errors, long timedRuns,
+            long timedNs, long rules, long datapathFlows, long instructions, long memory, List<MapStatistics> maps) {
+    }
+
     ListenableFuture<Void> loadProgram(String node, long progId, byte[] elf, boolean replace, boolean keepMaps);
 
     ListenableFuture<Void> unloadProgram(String node, long progId, boolean force);
@@ -35,4 +44,10 @@ public interface SwitchClient {
 
     /** The sections of every reply, in order. */
     ListenableFuture<List<MapSection>> dumpMaps(String node, long progId, long mapMask);
+
+    /**
+     * PROG_STATS: the statistics of one program, or of every program when {@code progId} is 0. A switch without
+     * Oko fails it with {@link SwitchException.Kind#REFUSED} and its error name (BADEXPERIMENTER).
+     */
+    ListenableFuture<List<ProgramStatistics>> programStatistics(String node, long progId);
 }

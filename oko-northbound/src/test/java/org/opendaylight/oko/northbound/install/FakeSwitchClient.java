@@ -66,6 +66,17 @@ final class FakeSwitchClient implements SwitchClient {
         return Futures.immediateFuture(List.of());
     }
 
+    /** What PROG_STATS returns; a "stats" refusal fails it instead (a switch without Oko: "BADEXPERIMENTER"). */
+    volatile List<ProgramStatistics> statistics = List.of();
+
+    @Override
+    public ListenableFuture<List<ProgramStatistics>> programStatistics(final String node, final long progId) {
+        sent.add(node + " stats " + progId);
+        final String refusal = refusals.get("stats");
+        return refusal == null ? Futures.immediateFuture(statistics)
+            : Futures.immediateFailedFuture(new SwitchException(refusal, SwitchException.Kind.REFUSED));
+    }
+
     private ListenableFuture<Void> answer(final String kind, final String message) {
         sent.add(message);
         final String refusal = refusals.get(kind);

@@ -9,6 +9,7 @@ package org.opendaylight.oko.northbound.install;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.util.concurrent.SettableFuture;
@@ -30,8 +31,15 @@ import org.opendaylight.oko.filters.FilterCatalog;
 import org.opendaylight.oko.filters.FilterLibrary;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
+import org.opendaylight.oko.northbound.stats.StatisticsPoller;
+import org.opendaylight.oko.northbound.switchio.SwitchClient;
 import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNodeBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.LibraryFilterName;
@@ -45,10 +53,12 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Prog
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.Statistics;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.util.BindingMap;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint64;
 
 /**
  * Configuration to switch, on mdsal's in-memory data broker with a {@link FakeSwitchClient}: what is sent, in
@@ -67,16 +77,20 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     private final AtomicInteger reads = new AtomicInteger();
     private SwitchSync sync;
     private SwitchOwnership ownership;
+    private OperationalState state;
+    private OkoSupport support;
 
     @BeforeEach
     void setUp() throws Exception {
         setup();
         final DataBroker broker = countingReads(getDataBroker());
-        final var state = new OperationalState(broker);
+        state = new OperationalState(broker);
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
         final var installer = new ProgramInstaller(client, loaded, state);
-        sync = new SwitchSync(broker, resolver, installer, loaded, state, pool, 5_000);
-        ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver));
+        support = new OkoSupport(client, state, broker, pool);
+        sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool, 5_000);
+        ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
+            support);
     }
 
     @AfterEach
@@ -176,8 +190,8 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         assertFalse(reconciliation.isDone(), "reconciliation ended before the switch confirmed LOAD_PROG");
         gate.set(null);
         assertEquals(Boolean.TRUE, reconciliation.get(10, TimeUnit.SECONDS));
-        assertEquals(List.of(NODE + " load 30 replace keep-maps", NODE + " update 30 map 0 " + PARAMS_5_5),
-            client.sent);
+        assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
+            NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
         assertStatus(InstallStatus.Installed, "");
     }
 
@@ -242,6 +256,126 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         waitFor(() -> readOperationalSwitch("openflow:3").isPresent(), "openflow:3 was not recorded as connected");
         ownership.onLoseOwnership(deviceInfo("openflow:3"));
         waitFor(() -> readOperationalSwitch("openflow:3").isEmpty(), "openflow:3's operational entry stayed");
+    }
+
+    @Test
+    void aProgramTheSwitchKeptIsInstalledAgainWhenConfiguredAgain() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        // A flow still names it: the switch refuses to unload it.
+        client.refusals.put("unload", "OKO_EC_PROG_IN_USE: program 30 is used by 1 rules");
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.CONFIGURATION, switchProgram());
+        tx.commit().get();
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        waitFor(() -> readStatus().map(p -> p.getStatus() == InstallStatus.Failed).orElse(false),
+            "the refused unload is not reported: " + readStatus());
+        // Configured again (the same program): it was stale as 'failed' forever; now it is loaded again.
+        client.refusals.remove("unload");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        assertEquals(NODE + " load 30 replace keep-maps", client.sent.get(client.sent.size() - 2));
+    }
+
+    @Test
+    void aSwitchWithoutOkoIsSentNothingAndItsProgramsSayWhy() throws Exception {
+        client.refusals.put("stats", "BADEXPERIMENTER");
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0"), client.sent);
+        assertStatus(InstallStatus.Unsupported, NODE + " does not support Oko (the switch answered BADEXPERIMENTER)");
+        // openflowplugin writes the switch's description into the inventory after reconciliation.
+        describeInInventory(NODE, "Open vSwitch", "3.1.0");
+        ownership.inventoryNodeAdded(NODE);
+        assertStatus(InstallStatus.Unsupported, NODE + " does not support Oko (Open vSwitch 3.1.0 answered "
+            + "BADEXPERIMENTER)");
+        waitFor(() -> readOperationalSwitch(NODE).map(sw -> Boolean.FALSE.equals(sw.getOkoSupported())
+            && "Open vSwitch 3.1.0 answered BADEXPERIMENTER".equals(sw.getOkoSupportMessage())).orElse(false),
+            "oko-supported is not false: " + readOperationalSwitch(NODE));
+        // A configuration change sends nothing either.
+        storeLimiter("9");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0"), client.sent);
+        assertFalse(loaded.get(NODE, PROG_ID).isPresent());
+    }
+
+    @Test
+    void aSwitchWithOkoIsAskedOnceThenGetsItsPrograms() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
+            NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
+        assertStatus(InstallStatus.Installed, "");
+        waitFor(() -> readOperationalSwitch(NODE).map(sw -> Boolean.TRUE.equals(sw.getOkoSupported()))
+            .orElse(false), "oko-supported is not true: " + readOperationalSwitch(NODE));
+    }
+
+    @Test
+    void anotherAnswerToTheProbeIsNoVerdict() throws Exception {
+        // An Oko switch of protocol 1.0 refuses PROG_STATS with another error: it still gets its programs.
+        client.refusals.put("stats", "OFPBRC_BAD_EXP_TYPE");
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        assertFalse(support.unsupported(NODE));
+        assertFalse(support.supported(NODE), "no statistics are asked of it");
+    }
+
+    @Test
+    void statisticsOfLoadedProgramsReachTheirOperationalEntries() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        client.statistics = List.of(
+            new SwitchClient.ProgramStatistics(PROG_ID, true, 1000, 250, 1, 2, 91, 2, 3, 22, 16,
+                List.of(new SwitchClient.MapStatistics(3, 4, 4, 2, 0))),
+            new SwitchClient.ProgramStatistics(99, false, 5, 5, 0, 0, 0, 0, 0, 3, 0, List.of()));
+        try (var poller = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes,
+                Executors.newSingleThreadScheduledExecutor(), 0)) {
+            poller.pollOnce();
+        }
+        waitFor(() -> readStatus().map(p -> p.getStatistics() != null).orElse(false), "no statistics written");
+        final Statistics stats = readStatus().orElseThrow().getStatistics();
+        assertEquals(Uint64.valueOf(1000), stats.getRuns());
+        assertEquals(Uint64.valueOf(250), stats.getMatches());
+        assertEquals(Uint64.valueOf(1), stats.getErrors());
+        assertEquals("45.5", stats.getAverageNsPerRun().toString());
+        assertEquals(Uint32.valueOf(2), stats.getRules());
+        assertEquals(Uint32.valueOf(3), stats.getDatapathFlows());
+        assertTrue(stats.getJit());
+        final var map = stats.nonnullMap().values().iterator().next();
+        assertEquals(loaded.get(NODE, PROG_ID).orElseThrow().program().image().maps().get(0).name(),
+            map.getMapName().getValue());
+        assertEquals(Uint64.valueOf(2), map.getEvictions());
+        // Program 99 runs on the switch but was not loaded by this controller: no entry is made for it.
+        assertFalse(readStatus(NODE, 99).isPresent());
+    }
+
+    @Test
+    void statisticsOfAProgramWhoseEntryIsGoneAreDropped() throws Exception {
+        final var stats = StatisticsPoller.toStatistics(new SwitchClient.ProgramStatistics(77, false, 1, 0, 0, 0, 0,
+            0, 0, 3, 0, List.of()), null);
+        assertThrows(java.util.concurrent.ExecutionException.class,
+            () -> state.statistics(NODE, 77, stats).get(10, TimeUnit.SECONDS));
+        assertFalse(readStatus(NODE, 77).isPresent());
+    }
+
+    private void describeInInventory(final String node, final String hardware, final String software)
+            throws Exception {
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Nodes.class)
+            .child(Node.class, new NodeKey(new NodeId(node))).build(), new NodeBuilder()
+                .setId(new NodeId(node))
+                .addAugmentation(new FlowCapableNodeBuilder().setHardware(hardware).setSoftware(software).build())
+                .build());
+        tx.commit().get();
     }
 
     private Optional<Switch> readOperationalSwitch(final String node) {

@@ -1,0 +1,160 @@
+# Copyright (c) 2026 Oko contributors and others. All rights reserved.
+#
+# This program and the accompanying materials are made available under the
+# terms of the Eclipse Public License v1.0 which accompanies this distribution,
+# and is available at http://www.eclipse.org/legal/epl-v10.html
+"""What the operator sees (issue 22): per-program statistics read from the switch over OpenFlow (PROG_STATS),
+equal to what the switch's own oko/show prints; a stock Open vSwitch without Oko (Debian's, in its own network
+namespace) named as such, sent nothing Oko, and still given plain flows. The tests run in file order."""
+import base64
+import re
+
+import pytest
+import requests
+
+from conftest import REPO
+from helpers import AUTH, udp_frame, wait_for
+from stockswitch import StockSwitch
+
+PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
+PROG_ID = 40
+PACKETS = 5
+
+
+def _switch(system, node):
+    r = requests.get(f"{system.restconf}/data/oko:switches/switch={node}?content=nonconfig", auth=AUTH, timeout=30)
+    return r.json()["oko:switch"][0] if r.status_code == 200 else {}
+
+
+def _program(system, node, prog_id):
+    return next((p for p in _switch(system, node).get("program", []) if p["program-id"] == prog_id), {})
+
+
+def _flows(system, node):
+    return f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0"
+
+
+@pytest.fixture(scope="module")
+def clean(system):
+    """Starts from an empty oko configuration and no flows in table 0 (the datastore outlives `down`)."""
+    requests.delete(_flows(system, system.node_id), auth=AUTH, timeout=30)
+    for path in ("oko:switches", "oko:programs"):
+        requests.delete(f"{system.restconf}/data/{path}", auth=AUTH, timeout=30)
+    return system
+
+
+@pytest.fixture(scope="module")
+def stock(system):
+    switch = StockSwitch(system.run_dir, int(system.env["OKO_OF_PORT"])).start()
+    try:
+        wait_for(lambda: requests.get(f"{system.restconf}/data/opendaylight-inventory:nodes/node={switch.node_id}"
+                                      "?content=nonconfig", auth=AUTH, timeout=30).status_code == 200, 90,
+                 f"{switch.node_id} (stock Open vSwitch) never connected")
+        yield switch
+    finally:
+        requests.delete(f"{system.restconf}/data/opendaylight-inventory:nodes/node={switch.node_id}", auth=AUTH,
+                        timeout=30)
+        switch.stop()
+
+
+def test_the_oko_switch_answers_the_probe(clean):
+    sw = wait_for(lambda: _switch(clean, clean.node_id).get("oko-supported") is not None
+                  and _switch(clean, clean.node_id), 60, "the Oko switch has no oko-supported")
+    assert sw["oko-supported"] is True and sw["oko-support-message"] == "answered PROG_STATS", sw
+
+
+def test_statistics_move_with_traffic_and_equal_oko_show(clean):
+    elf = base64.b64encode((PROGS / "verdict_map.o").read_bytes()).decode()
+    one = base64.b64encode((1).to_bytes(8, "little")).decode()
+    r = requests.put(f"{clean.restconf}/data/oko:programs/program=verdict", auth=AUTH, timeout=30, json={
+        "oko:program": [{"name": "verdict", "elf": elf, "initial-map": [
+            {"map": "verdict", "entry": [{"key": base64.b64encode(bytes(4)).decode(), "value": one}]}]}]})
+    assert r.status_code in (200, 201, 204), r.text
+    r = requests.put(f"{clean.restconf}/data/oko:switches/switch={clean.node_id}/program={PROG_ID}", auth=AUTH,
+                     timeout=30, json={"oko:program": [{"program-id": PROG_ID, "program": "verdict"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: _program(clean, clean.node_id, PROG_ID).get("status") == "installed", 60,
+             "the program never became installed")
+    flow = {"flow-node-inventory:flow": [{
+        "id": "verdict-udp", "table_id": 0, "priority": 300,
+        "match": {"ethernet-match": {"ethernet-type": {"type": 0x0800}}, "ip-match": {"ip-protocol": 17},
+                  "openflowplugin-extension-general:extension-list": [{
+                      "extension-key": "oko-openflowplugin:filter-prog-key",
+                      "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": PROG_ID}}}]},
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": []}}]}}]}
+    r = requests.put(f"{_flows(clean, clean.node_id)}/flow=verdict-udp", json=flow, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
+        f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the flow never reached the switch")
+
+    # Before any packet: the controller reads zero runs, and the rule that names the program.
+    stats = wait_for(lambda: (_program(clean, clean.node_id, PROG_ID).get("statistics") or {}).get("rules") == 1
+                     and _program(clean, clean.node_id, PROG_ID)["statistics"], 30,
+                     "no statistics with the flow's rule for the program")
+    assert int(stats["runs"]) == 0, stats
+
+    for _ in range(PACKETS):
+        r = clean.sh(f"ovs-ofctl -O OpenFlow13 packet-out {clean.bridge} "
+                     f"'in_port=LOCAL packet={udp_frame()} actions=table'")
+        assert r.returncode == 0, r.stderr
+    stats = wait_for(lambda: int((_program(clean, clean.node_id, PROG_ID).get("statistics") or {})
+                                 .get("runs", 0)) == PACKETS and _program(clean, clean.node_id, PROG_ID)
+                     ["statistics"], 30, "the statistics did not move with the traffic")
+
+    show = clean.sh(f"ovs-appctl oko/show {clean.bridge}").stdout
+    block = show[show.index(f"program {PROG_ID}:"):]
+    rules, dp_flows = re.search(r"used by (\d+) rules, (\d+) datapath flows", block).groups()
+    runs, matches, errors, ns = re.search(r"runs (\d+), matches (\d+), errors (\d+), ([0-9.]+) ns per run",
+                                          block).groups()
+    assert (int(stats["runs"]), int(stats["matches"]), int(stats["errors"])) == (int(runs), int(matches),
+                                                                                 int(errors)) == (PACKETS,) * 2 + (0,)
+    assert float(stats["average-ns-per-run"]) == float(ns), (stats, show)
+    assert (stats["rules"], stats["datapath-flows"]) == (int(rules), int(dp_flows)), (stats, show)
+    verdict = next(m for m in stats["map"] if m["map-name"] == "verdict")
+    assert (verdict["map-type"], verdict["used"], verdict["max-entries"]) == ("array", 1, 1), verdict
+    assert "map 0 'verdict': array, key 4, value 8, 1 of 1 entries" in block, show
+
+
+def test_the_console_shows_the_statistics(clean):
+    r = clean.karaf_console(f"oko:stats {clean.node_id}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    row = next((line.split() for line in r.stdout.splitlines() if line.split()[:2] == [clean.node_id,
+                                                                                       str(PROG_ID)]), None)
+    assert row is not None and row[2:6] == ["verdict", str(PACKETS), str(PACKETS), "0"], r.stdout
+    assert "map 0 verdict (array): 1 of 1 used" in r.stdout, r.stdout
+
+
+def test_a_switch_without_oko_is_named_as_such_and_sent_nothing_oko(clean, stock):
+    expected = "Open vSwitch 3.1.0 answered BADEXPERIMENTER"
+    # The verdict comes with the probe's answer; the switch's software is named once openflowplugin has put its
+    # description into the inventory (just after).
+    wait_for(lambda: _switch(clean, stock.node_id).get("oko-supported") is False
+             and _switch(clean, stock.node_id).get("oko-support-message") == expected, 60,
+             f"{stock.node_id} is not oko-supported false with '{expected}': {_switch(clean, stock.node_id)}")
+
+    r = requests.put(f"{clean.restconf}/data/oko:switches/switch={stock.node_id}/program={PROG_ID}", auth=AUTH,
+                     timeout=30, json={"oko:program": [{"program-id": PROG_ID, "program": "verdict"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    program = wait_for(lambda: _program(clean, stock.node_id, PROG_ID).get("status") == "unsupported"
+                       and _program(clean, stock.node_id, PROG_ID), 60, "the program is not unsupported")
+    assert program["status-message"] == f"{stock.node_id} does not support Oko ({expected})", program
+
+    # The only Oko message the switch ever received is the probe, once per connection.
+    log = stock.log()
+    connections = len(re.findall(r"<->unix:.*: connected", log))
+    refused = len(re.findall(r"received: \*\*\*decode error: OFPBRC_BAD_VENDOR", log))
+    assert connections >= 1 and refused == connections, (connections, refused, log[-3000:])
+
+    r = clean.karaf_console("oko:stats")
+    assert f"{stock.node_id}" in r.stdout and f"does not support Oko ({expected})" in r.stdout, r.stdout
+
+
+def test_a_plain_flow_still_reaches_the_switch_without_oko(clean, stock):
+    flow = {"flow-node-inventory:flow": [{
+        "id": "plain-drop", "table_id": 0, "priority": 10,
+        "match": {"ethernet-match": {"ethernet-type": {"type": 0x0800}}},
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": []}}]}}]}
+    r = requests.put(f"{_flows(clean, stock.node_id)}/flow=plain-drop", json=flow, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: "priority=10,ip" in stock.ofctl("dump-flows", stock.bridge), 60,
+             "the plain flow never reached the stock switch")
