@@ -17,7 +17,7 @@ from helpers import AUTH, udp_frame, wait_for
 from stockswitch import StockSwitch
 
 PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
-PROG_ID = 40
+PROG_ID = 44                # not another test module's id: each leaves its programs behind otherwise
 PACKETS = 5
 
 
@@ -34,13 +34,19 @@ def _flows(system, node):
     return f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0"
 
 
-@pytest.fixture(scope="module")
-def clean(system):
-    """Starts from an empty oko configuration and no flows in table 0 (the datastore outlives `down`)."""
+def _forget_everything(system):
     requests.delete(_flows(system, system.node_id), auth=AUTH, timeout=30)
     for path in ("oko:switches", "oko:programs"):
         requests.delete(f"{system.restconf}/data/{path}", auth=AUTH, timeout=30)
-    return system
+
+
+@pytest.fixture(scope="module")
+def clean(system):
+    """Starts from an empty oko configuration and no flows in table 0 (the datastore outlives `down`), and
+    leaves none behind for the next module."""
+    _forget_everything(system)
+    yield system
+    _forget_everything(system)
 
 
 @pytest.fixture(scope="module")

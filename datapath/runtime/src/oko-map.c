@@ -90,6 +90,10 @@ struct oko_map {
      * counters cost nothing on the common path. */
     _Atomic uint64_t evictions;         /* LRU */
     _Atomic uint64_t refused_full;      /* hash, LPM: -E2BIG */
+    /* Sketches: non-zero words (bloom) or cells (count-min), kept by the
+     * adds that change a word or cell from or to zero, so that statistics
+     * never scan a sketch (a count-min one may have 2^27 cells). */
+    _Atomic uint32_t nonzero;
     _Atomic uint32_t prefix_count[129]; /* LPM: entries per prefix length */
     uint32_t addr_bits;                 /* LPM */
 
@@ -833,8 +837,11 @@ oko_map_add(struct oko_map *m, const void *key, uint32_t increment)
     if (m->type == TYPE_BLOOM) {
         for (uint32_t i = 0; i < m->n_hashes; i++) {
             uint32_t bit = sketch_index(m, hash, i);
-            atomic_fetch_or_explicit(&m->bits[bit / 64], UINT64_C(1) << (bit % 64),
-                                     memory_order_relaxed);
+            uint64_t old = atomic_fetch_or_explicit(&m->bits[bit / 64], UINT64_C(1) << (bit % 64),
+                                                    memory_order_relaxed);
+            if (__builtin_expect(!old, 0)) {
+                atomic_fetch_add_explicit(&m->nonzero, 1, memory_order_relaxed);
+            }
         }
         return 0;
     }
@@ -843,8 +850,12 @@ oko_map_add(struct oko_map *m, const void *key, uint32_t increment)
         for (uint32_t row = 0; row < m->depth; row++) {
             _Atomic uint32_t *cell = &m->cells[(size_t) row * m->width
                                                + sketch_index(m, hash, row)];
-            uint32_t v = atomic_fetch_add_explicit(cell, increment, memory_order_relaxed)
-                         + increment;
+            uint32_t old = atomic_fetch_add_explicit(cell, increment, memory_order_relaxed);
+            uint32_t v = old + increment;
+            if (__builtin_expect(!old != !v, 0)) {
+                /* From zero, or back to zero by wrapping around. */
+                atomic_fetch_add_explicit(&m->nonzero, old ? UINT32_MAX : 1, memory_order_relaxed);
+            }
             if (v < estimate) {
                 estimate = v;
             }
@@ -886,20 +897,12 @@ oko_map_query(struct oko_map *m, const void *key)
 uint32_t
 oko_map_count(const struct oko_map *m)
 {
-    uint32_t n = 0;
     switch (m->type) {
     case TYPE_ARRAY:
         return m->decl.max_entries;
     case TYPE_BLOOM:
-        for (uint32_t i = 0; i < m->width / 64; i++) {
-            n += atomic_load_explicit(&m->bits[i], memory_order_relaxed) != 0;
-        }
-        return n;
     case TYPE_COUNT_MIN:
-        for (size_t i = 0; i < (size_t) m->width * m->depth; i++) {
-            n += atomic_load_explicit(&m->cells[i], memory_order_relaxed) != 0;
-        }
-        return n;
+        return atomic_load_explicit(&((struct oko_map *) m)->nonzero, memory_order_relaxed);
     default:
         return atomic_load(&((struct oko_map *) m)->count);
     }
@@ -988,6 +991,9 @@ oko_map_clear(struct oko_map *m)
         }
         break;
     }
+    /* An add racing with the clear may leave the count one off (a sketch
+     * cleared while programs add to it is approximate anyway). */
+    atomic_store_explicit(&m->nonzero, 0, memory_order_relaxed);
 }
 
 int

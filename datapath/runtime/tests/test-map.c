@@ -160,7 +160,13 @@ test_bloom(void)
     CU_ASSERT_EQUAL(present, 1000);                 /* no false negatives */
     CU_ASSERT(false_positives < 200);               /* ~0.24 % expected at 16 bits/key, 4 hashes */
     CU_ASSERT_EQUAL(oko_map_lookup(m, &present), NULL);
+    /* The count of non-zero words is kept by the adds: it equals a scan. */
+    int words = 0;
+    oko_map_foreach(m, count_entries, &words);
+    CU_ASSERT_EQUAL((uint32_t) words, oko_map_count(m));
+    CU_ASSERT(words > 0);
     oko_map_clear(m);
+    CU_ASSERT_EQUAL(oko_map_count(m), 0);
     uint32_t k = 5;
     CU_ASSERT_EQUAL(oko_map_query(m, &k), 0);
     oko_map_destroy(m);
@@ -188,6 +194,13 @@ test_count_min(void)
     oko_map_foreach(m, count_entries, &cells);
     CU_ASSERT_EQUAL((uint32_t) cells, oko_map_count(m));
     CU_ASSERT(cells > 0 && cells <= 50 * 4);
+    oko_map_clear(m);
+    CU_ASSERT_EQUAL(oko_map_count(m), 0);
+    /* A cell that wraps around to zero is no longer counted. */
+    oko_map_add(m, &k, 1);
+    CU_ASSERT_EQUAL(oko_map_count(m), 4);
+    oko_map_add(m, &k, UINT32_MAX);
+    CU_ASSERT_EQUAL(oko_map_count(m), 0);
     oko_map_destroy(m);
 }
 

@@ -98,7 +98,7 @@ public final class OkoNorthbound implements AutoCloseable {
         ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
             support);
         final var statistics = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes, timer,
-            statisticsInterval(properties));
+            pool, statisticsInterval(properties));
         registrations.add(statistics::close);
 
         registrations.add(mastership.register(ownership));
@@ -129,7 +129,8 @@ public final class OkoNorthbound implements AutoCloseable {
         registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class, sendMaps::onMessage));
         registrations.add(sendMaps::close);
         registrations.add(rpcProvider.registerRpcImplementations(
-            new OkoRpcs(broker, resolver, installer, loaded, client, SWITCH_TIMEOUT_MILLIS).implementations()));
+            new OkoRpcs(broker, resolver, installer, loaded, client, support, SWITCH_TIMEOUT_MILLIS)
+                .implementations()));
         LOG.info("Oko northbound started (reconciliation priority {})", SwitchOwnership.RECONCILIATION_PRIORITY);
     }
 

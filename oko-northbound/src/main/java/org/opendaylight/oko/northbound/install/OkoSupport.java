@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.northbound.DatastoreReads;
@@ -34,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * Whether a switch speaks Oko, found out once per connection before anything Oko is sent to it: a PROG_STATS
  * request for every program (docs/protocol.md 4.3), which an Oko switch answers and a switch without Oko refuses
  * with OFPBRC_BAD_EXPERIMENTER. A switch that does not answer, or answers with another error, is taken to speak
- * Oko: what is sent to it afterwards reports its own failures, as before the probe existed.
+ * Oko (its oko-support-message says why): what is sent to it afterwards reports its own failures.
  */
 public final class OkoSupport {
     /** The switch's answer to the probe. {@code refusal} is the error name of a switch without Oko. */
@@ -53,6 +56,7 @@ public final class OkoSupport {
     private final Map<String, Verdict> verdicts = new ConcurrentHashMap<>();
     /** The probe outstanding or answered for each switch since it connected; an answer to another is stale. */
     private final Map<String, Object> probes = new ConcurrentHashMap<>();
+    private final Map<String, ListenableFuture<Void>> pending = new ConcurrentHashMap<>();
 
     /** {@code executor} runs what follows an answer (it reads the datastore: not on a switch's I/O thread). */
     public OkoSupport(final SwitchClient client, final OperationalState state, final DataBroker broker,
@@ -63,39 +67,74 @@ public final class OkoSupport {
         this.executor = requireNonNull(executor);
     }
 
-    /** Asks the switch; the future completes (never fails) when the verdict is recorded, or none could be made. */
+    /**
+     * Asks the switch; the future completes (never fails) when the verdict is recorded. A switch that refuses the
+     * probe with another error, or does not answer, is taken to speak Oko (what is sent to it reports its own
+     * failures), and says so.
+     */
     public ListenableFuture<Void> probe(final String node) {
-        verdicts.remove(node);
         final Object probe = new Object();
-        probes.put(node, probe);
-        return FluentFuture.from(client.programStatistics(node, 0))
-            .transform(ignored -> {
-                record(node, probe, new Verdict(true, null));
+        synchronized (this) {
+            probes.put(node, probe);
+            verdicts.remove(node);
+        }
+        final ListenableFuture<Void> done = FluentFuture.from(client.programStatistics(node, 0))
+            .transform(ignored -> new Verdict(true, null), executor)
+            .catching(Throwable.class, OkoSupport::verdictOf, executor)
+            .transform(verdict -> {
+                record(node, probe, verdict);
                 return (Void) null;
             }, executor)
-            .catching(SwitchException.class, e -> {
-                final String refusal = e.getMessage().strip();
-                if (e.kind() == SwitchException.Kind.REFUSED && NO_OKO_ERRORS.contains(refusal)) {
-                    record(node, probe, new Verdict(false, refusal));
-                } else {
-                    LOG.info("{}: the Oko probe (PROG_STATS) failed: {}; taken to speak Oko", node, e.getMessage());
-                }
+            .catching(Throwable.class, e -> {
+                LOG.warn("{}: the Oko probe's answer could not be recorded", node, e);
                 return null;
             }, executor);
+        pending.put(node, done);
+        return done;
+    }
+
+    private static Verdict verdictOf(final Throwable failure) {
+        if (failure instanceof SwitchException e && e.kind() == SwitchException.Kind.REFUSED
+                && NO_OKO_ERRORS.contains(e.getMessage().strip())) {
+            return new Verdict(false, e.getMessage().strip());
+        }
+        return new Verdict(true, "no answer to the probe (" + failure.getMessage() + "); taken to speak Oko");
+    }
+
+    /**
+     * Waits (at most {@code timeoutMillis}) for the probe of a switch that is being asked: nothing Oko is sent to
+     * a switch before it has answered.
+     */
+    public void awaitProbe(final String node, final long timeoutMillis) {
+        final ListenableFuture<Void> probe = pending.get(node);
+        if (probe == null) {
+            return;
+        }
+        try {
+            probe.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("{}: the Oko probe did not complete", node, e);
+        }
     }
 
     private void record(final String node, final Object probe, final Verdict verdict) {
-        if (probes.get(node) != probe) {
-            return;         // the switch went (or was probed again) meanwhile: this answer is stale
+        // The reads (the switch's description) before the lock; the check that the answer is current with it.
+        final String message = verdict.supported()
+            ? verdict.refusal() == null ? "answered PROG_STATS" : verdict.refusal()
+            : answerOf(node, verdict);
+        synchronized (this) {
+            if (probes.get(node) != probe) {
+                return;         // the switch went (or was probed again) meanwhile: this answer is stale
+            }
+            verdicts.put(node, verdict);
+            state.okoSupported(node, verdict.supported(), message);
         }
-        verdicts.put(node, verdict);
         if (verdict.supported()) {
-            LOG.info("{}: speaks Oko", node);
-            state.okoSupported(node, true, "answered PROG_STATS");
+            LOG.info("{}: speaks Oko{}", node, verdict.refusal() == null ? "" : " (" + verdict.refusal() + ")");
         } else {
-            final String message = unsupportedMessage(node);
-            LOG.warn("{}; nothing Oko is sent to it", message);
-            state.okoSupported(node, false, answer(node));
+            LOG.warn("{} does not support Oko ({}); nothing Oko is sent to it", node, message);
         }
     }
 
@@ -106,7 +145,12 @@ public final class OkoSupport {
     public void describe(final String node) {
         final Verdict verdict = verdicts.get(node);
         if (verdict != null && !verdict.supported()) {
-            state.okoSupported(node, false, answer(node));
+            final String message = answerOf(node, verdict);
+            synchronized (this) {
+                if (verdicts.get(node) == verdict) {
+                    state.okoSupported(node, false, message);
+                }
+            }
         }
     }
 
@@ -124,13 +168,12 @@ public final class OkoSupport {
 
     /** "openflow:170 does not support Oko (Open vSwitch 3.1.0 answered BADEXPERIMENTER)". */
     public String unsupportedMessage(final String node) {
-        return node + " does not support Oko (" + answer(node) + ")";
+        final Verdict verdict = verdicts.get(node);
+        return node + " does not support Oko (" + (verdict == null ? "unknown" : answerOf(node, verdict)) + ")";
     }
 
-    private String answer(final String node) {
-        final Verdict verdict = verdicts.get(node);
-        return description(node).orElse("the switch") + " answered "
-            + (verdict == null || verdict.refusal() == null ? "PROG_STATS" : verdict.refusal());
+    private String answerOf(final String node, final Verdict verdict) {
+        return description(node).orElse("the switch") + " answered " + verdict.refusal();
     }
 
     /** "Open vSwitch 3.1.0": the hardware and software the switch described itself with, once in the inventory. */
@@ -149,8 +192,9 @@ public final class OkoSupport {
     }
 
     /** The switch is gone: the next connection asks again. */
-    public void forget(final String node) {
+    public synchronized void forget(final String node) {
         probes.remove(node);
         verdicts.remove(node);
+        pending.remove(node);
     }
 }

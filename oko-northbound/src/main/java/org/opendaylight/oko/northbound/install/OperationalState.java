@@ -21,6 +21,7 @@ import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
@@ -60,6 +61,12 @@ public final class OperationalState {
             .child(Program.class, new ProgramKey(new ProgramId(Uint32.valueOf(progId)))).build();
     }
 
+    private static DataObjectIdentifier<Statistics> statisticsPath(final String node, final long progId) {
+        return DataObjectIdentifier.builder(Switches.class).child(Switch.class, new SwitchKey(new NodeId(node)))
+            .child(Program.class, new ProgramKey(new ProgramId(Uint32.valueOf(progId)))).child(Statistics.class)
+            .build();
+    }
+
     public static DateAndTime now() {
         return new DateAndTime(DATE_AND_TIME.format(Instant.now()));
     }
@@ -77,6 +84,10 @@ public final class OperationalState {
             .build();
         final var tx = broker.newWriteOnlyTransaction();
         tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, programPath(node, progId), program);
+        if (outcome.status() != InstallStatus.Installed) {
+            // The statistics were of the program that ran; what runs now (if anything) is not known.
+            tx.delete(LogicalDatastoreType.OPERATIONAL, statisticsPath(node, progId));
+        }
         return logged(tx.commit(), node + " program " + progId);
     }
 
@@ -110,10 +121,7 @@ public final class OperationalState {
     public FluentFuture<? extends CommitInfo> statistics(final String node, final long progId,
             final Statistics statistics) {
         final var tx = broker.newWriteOnlyTransaction();
-        tx.put(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Switches.class)
-            .child(Switch.class, new SwitchKey(new NodeId(node)))
-            .child(Program.class, new ProgramKey(new ProgramId(Uint32.valueOf(progId))))
-            .child(Statistics.class).build(), statistics);
+        tx.put(LogicalDatastoreType.OPERATIONAL, statisticsPath(node, progId), statistics);
         final var commit = tx.commit();
         commit.addCallback(new FutureCallback<CommitInfo>() {
             @Override

@@ -48,8 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SwitchSync {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchSync.class);
-    /** The fingerprint of a program the switch kept when it was to be unloaded: matches no configuration. */
-    private static final String UNLOAD_REFUSED = "unload refused";
+    /** The fingerprint of a program whose status is no longer 'installed': matches no configuration. */
+    private static final String STALE = "stale";
 
     private final DataBroker broker;
     private final ProgramResolver resolver;
@@ -131,6 +131,8 @@ public final class SwitchSync {
     }
 
     private void syncNow(final String node) {
+        // Nothing Oko goes to a switch before it has answered whether it speaks Oko.
+        support.awaitProbe(node, switchTimeoutMillis * 2);
         final Config config = readConfig(node);
         if (support.unsupported(node)) {
             // Nothing Oko is sent to a switch without Oko; each program says why it is not there.
@@ -146,6 +148,7 @@ public final class SwitchSync {
             if (program == null) {
                 state.programStatus(node, progId, name, null, new Outcome(InstallStatus.Failed,
                     "program '" + name + "' is not configured under /programs"));
+                markStale(node, progId);
                 continue;
             }
             final ResolvedProgram resolved;
@@ -153,6 +156,7 @@ public final class SwitchSync {
                 resolved = resolver.resolve(name, program.getSource(), program);
             } catch (InvalidProgramException e) {
                 state.programStatus(node, progId, name, null, new Outcome(InstallStatus.Failed, e.getMessage()));
+                markStale(node, progId);
                 continue;
             }
             final Optional<LoadedPrograms.Loaded> current = loaded.get(node, progId);
@@ -173,11 +177,19 @@ public final class SwitchSync {
                 state.programStatus(node, progId, entry.getValue().program().name(),
                     entry.getValue().program().image().sha256(), new Outcome(InstallStatus.Failed,
                         "no longer configured, but the switch keeps it: " + e.getMessage()));
-                // Configured again later, it is loaded again (replace, keep maps): that load sets its status.
-                loaded.put(node, progId, new LoadedPrograms.Loaded(entry.getValue().program(),
-                    entry.getValue().origin(), UNLOAD_REFUSED));
+                markStale(node, progId);
             }
         }
+    }
+
+    /**
+     * The program the switch runs under this id no longer has the status 'installed' (its configuration went or
+     * became invalid, or the switch kept it when it was to go): when it is configured again, even unchanged, it
+     * is loaded again (replace, keep maps), and that load sets its status.
+     */
+    private void markStale(final String node, final long progId) {
+        loaded.get(node, progId).ifPresent(current -> loaded.put(node, progId,
+            new LoadedPrograms.Loaded(current.program(), current.origin(), STALE)));
     }
 
     private <T> T await(final ListenableFuture<T> future, final String node) {

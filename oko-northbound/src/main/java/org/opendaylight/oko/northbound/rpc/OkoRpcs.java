@@ -26,6 +26,7 @@ import org.opendaylight.oko.filters.FilterCatalog;
 import org.opendaylight.oko.filters.Layout;
 import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
+import org.opendaylight.oko.northbound.install.OkoSupport;
 import org.opendaylight.oko.northbound.install.Outcome;
 import org.opendaylight.oko.northbound.install.ProgramInstaller;
 import org.opendaylight.oko.northbound.maps.MapContentsMapper;
@@ -98,11 +99,14 @@ public final class OkoRpcs {
     private final ProgramInstaller installer;
     private final LoadedPrograms loaded;
     private final SwitchClient client;
+    private final OkoSupport support;
     private final long timeoutMillis;
 
     public OkoRpcs(final DataBroker broker, final ProgramResolver resolver, final ProgramInstaller installer,
-            final LoadedPrograms loaded, final SwitchClient client, final long timeoutMillis) {
+            final LoadedPrograms loaded, final SwitchClient client, final OkoSupport support,
+            final long timeoutMillis) {
         this.broker = requireNonNull(broker);
+        this.support = requireNonNull(support);
         this.resolver = requireNonNull(resolver);
         this.installer = requireNonNull(installer);
         this.loaded = requireNonNull(loaded);
@@ -336,6 +340,10 @@ public final class OkoRpcs {
             .builder(Nodes.class).child(Node.class, new NodeKey(nodeId)).build());
         if (inventory.isEmpty()) {
             throw new Refusal(ErrorTag.DATA_MISSING, "switch " + node + " is unknown or not connected");
+        }
+        if (support.unsupported(node)) {
+            // Nothing Oko is sent to a switch without Oko.
+            throw new Refusal(ErrorTag.OPERATION_NOT_SUPPORTED, support.unsupportedMessage(node));
         }
         return node;
     }

@@ -11,13 +11,13 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
-import com.google.common.util.concurrent.MoreExecutors;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -58,12 +58,17 @@ public final class StatisticsPoller implements AutoCloseable {
     private final OkoSupport support;
     private final Supplier<Set<String>> owned;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    private final Executor executor;
     private final ScheduledFuture<?> task;
 
-    /** Starts polling every {@code intervalMillis} (0: never). */
+    /**
+     * Starts polling every {@code intervalMillis} (0: never). Answers are written from {@code executor} (not the
+     * switch connection's I/O thread).
+     */
     public StatisticsPoller(final SwitchClient client, final OperationalState state, final LoadedPrograms loaded,
             final OkoSupport support, final Supplier<Set<String>> owned, final ScheduledExecutorService timer,
-            final long intervalMillis) {
+            final Executor executor, final long intervalMillis) {
+        this.executor = requireNonNull(executor);
         this.client = requireNonNull(client);
         this.state = requireNonNull(state);
         this.loaded = requireNonNull(loaded);
@@ -76,30 +81,52 @@ public final class StatisticsPoller implements AutoCloseable {
     }
 
     /** One round: a request to each mastered Oko switch that has programs and no request outstanding. */
+    @SuppressWarnings("checkstyle:IllegalCatch")
     public void pollOnce() {
         for (String node : owned.get()) {
-            final Map<Long, LoadedPrograms.Loaded> programs = loaded.onSwitch(node);
-            if (programs.isEmpty() || !support.supported(node) || !inFlight.add(node)) {
-                continue;
+            try {
+                poll(node);
+            } catch (RuntimeException e) {
+                // One switch's trouble must not end the polling of all (the executor would stop the task).
+                inFlight.remove(node);
+                LOG.warn("{}: program statistics not requested", node, e);
             }
-            Futures.addCallback(client.programStatistics(node, 0), new FutureCallback<List<ProgramStatistics>>() {
-                @Override
-                public void onSuccess(final List<ProgramStatistics> result) {
-                    inFlight.remove(node);
-                    for (ProgramStatistics stats : result) {
-                        final LoadedPrograms.Loaded program = programs.get(stats.progId());
-                        if (program != null && loaded.get(node, stats.progId()).isPresent()) {
-                            state.statistics(node, stats.progId(), toStatistics(stats, program.program().image()));
-                        }
-                    }
-                }
+        }
+    }
 
-                @Override
-                public void onFailure(final Throwable cause) {
-                    inFlight.remove(node);
-                    LOG.debug("{}: program statistics not read: {}", node, cause.getMessage());
-                }
-            }, MoreExecutors.directExecutor());
+    private void poll(final String node) {
+        final Map<Long, LoadedPrograms.Loaded> programs = loaded.onSwitch(node);
+        if (programs.isEmpty() || !support.supported(node) || !inFlight.add(node)) {
+            return;
+        }
+        Futures.addCallback(client.programStatistics(node, 0), new FutureCallback<List<ProgramStatistics>>() {
+            @Override
+            public void onSuccess(final List<ProgramStatistics> result) {
+                inFlight.remove(node);
+                result.forEach(stats -> write(node, programs.get(stats.progId()), stats));
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                inFlight.remove(node);
+                LOG.debug("{}: program statistics not read: {}", node, cause.getMessage());
+            }
+        }, executor);
+    }
+
+    /**
+     * Writes one program's statistics, if the program the request was sent for is still the one loaded (not
+     * unloaded or replaced meanwhile: a replaced program's counters start again at zero).
+     */
+    @SuppressWarnings("checkstyle:IllegalCatch")
+    private void write(final String node, final LoadedPrograms.Loaded program, final ProgramStatistics stats) {
+        if (program == null || loaded.get(node, stats.progId()).orElse(null) != program) {
+            return;
+        }
+        try {
+            state.statistics(node, stats.progId(), toStatistics(stats, program.program().image()));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: statistics of program {} not recorded", node, stats.progId(), e);
         }
     }
 
@@ -144,8 +171,8 @@ public final class StatisticsPoller implements AutoCloseable {
      * double quotient: the exact binary value, half to even), so the two show the same number.
      */
     static Decimal64 averageNsPerRun(final long timedNs, final long timedRuns) {
-        final double average = timedRuns == 0 ? 0
-            : unsigned(timedNs) / unsigned(timedRuns);
+        // decimal64 with one fraction digit holds up to 9.2e17; a longer average is not a real one.
+        final double average = Math.min(timedRuns == 0 ? 0 : unsigned(timedNs) / unsigned(timedRuns), 9.2e17);
         return Decimal64.valueOf(new BigDecimal(average).setScale(1, RoundingMode.HALF_EVEN).toPlainString());
     }
 

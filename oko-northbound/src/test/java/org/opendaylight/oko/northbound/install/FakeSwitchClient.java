@@ -69,12 +69,18 @@ final class FakeSwitchClient implements SwitchClient {
     /** What PROG_STATS returns; a "stats" refusal fails it instead (a switch without Oko: "BADEXPERIMENTER"). */
     volatile List<ProgramStatistics> statistics = List.of();
 
+    /** When set, PROG_STATS is answered only when the test completes this future. */
+    volatile SettableFuture<Void> statsGate;
+
     @Override
     public ListenableFuture<List<ProgramStatistics>> programStatistics(final String node, final long progId) {
         sent.add(node + " stats " + progId);
         final String refusal = refusals.get("stats");
-        return refusal == null ? Futures.immediateFuture(statistics)
+        final ListenableFuture<List<ProgramStatistics>> answer = refusal == null
+            ? Futures.immediateFuture(statistics)
             : Futures.immediateFailedFuture(new SwitchException(refusal, SwitchException.Kind.REFUSED));
+        final SettableFuture<Void> gate = statsGate;
+        return gate == null ? answer : Futures.transformAsync(gate, ignored -> answer, Runnable::run);
     }
 
     private ListenableFuture<Void> answer(final String kind, final String message) {

@@ -281,6 +281,23 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    void aProgramStoredAgainAfterItsDeletionIsInstalledAgain() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.CONFIGURATION, programPath("limiter"));
+        tx.commit().get();
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Failed, "program 'limiter' is not configured under /programs");
+        // Stored again, unchanged: it was 'failed' forever; now it is loaded again and says so.
+        storeLimiter("5");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+    }
+
+    @Test
     void aSwitchWithoutOkoIsSentNothingAndItsProgramsSayWhy() throws Exception {
         client.refusals.put("stats", "BADEXPERIMENTER");
         storeLimiter("5");
@@ -316,7 +333,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
-    void anotherAnswerToTheProbeIsNoVerdict() throws Exception {
+    void anotherAnswerToTheProbeIsTakenForOko() throws Exception {
         // An Oko switch of protocol 1.0 refuses PROG_STATS with another error: it still gets its programs.
         client.refusals.put("stats", "OFPBRC_BAD_EXP_TYPE");
         storeLimiter("5");
@@ -324,7 +341,64 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
         assertStatus(InstallStatus.Installed, "");
         assertFalse(support.unsupported(NODE));
-        assertFalse(support.supported(NODE), "no statistics are asked of it");
+        waitFor(() -> readOperationalSwitch(NODE).map(sw -> Boolean.TRUE.equals(sw.getOkoSupported())
+            && "no answer to the probe (OFPBRC_BAD_EXP_TYPE); taken to speak Oko".equals(sw.getOkoSupportMessage()))
+            .orElse(false), "the switch does not say why it is taken to speak Oko: " + readOperationalSwitch(NODE));
+    }
+
+    @Test
+    void aConfigurationChangeDuringTheProbeWaitsForItsAnswer() throws Exception {
+        client.refusals.put("stats", "BADEXPERIMENTER");
+        final SettableFuture<Void> gate = SettableFuture.create();
+        client.statsGate = gate;
+        storeLimiter("5");
+        final var reconciliation = ownership.startReconciliation(deviceInfo(NODE));
+        installOnSwitch("limiter");
+        final var sync2 = sync.sync(NODE);
+        Thread.sleep(300);
+        assertFalse(sync2.isDone(), "a sync went ahead of the probe's answer");
+        gate.set(null);
+        reconciliation.get(10, TimeUnit.SECONDS);
+        sync2.get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0"), client.sent);
+        assertStatus(InstallStatus.Unsupported, NODE + " does not support Oko (the switch answered BADEXPERIMENTER)");
+    }
+
+    @Test
+    void statisticsAnsweredAfterTheProgramWasReplacedAreDropped() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        client.statistics = List.of(new SwitchClient.ProgramStatistics(PROG_ID, true, 1000, 250, 0, 0, 0, 1, 0, 78,
+            16, List.of()));
+        final SettableFuture<Void> gate = SettableFuture.create();
+        client.statsGate = gate;
+        try (var poller = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes,
+                Executors.newSingleThreadScheduledExecutor(), pool, 0)) {
+            poller.pollOnce();
+            storeLimiter("9");                  // replaced on the switch (its counters start again)
+            sync.sync(NODE).get(10, TimeUnit.SECONDS);
+            gate.set(null);
+            Thread.sleep(500);
+        }
+        assertEquals(null, readStatus().orElseThrow().getStatistics(), "the old program's counters were written");
+    }
+
+    @Test
+    void averageNsPerRunIsRoundedAsTheSwitchPrintsIt() {
+        // printf("%.1f") of the double quotient: half to even on the exact binary value.
+        assertEquals("0.2", StatisticsPoller.toStatistics(stats(1, 4), null).getAverageNsPerRun().toString());
+        assertEquals("0.8", StatisticsPoller.toStatistics(stats(3, 4), null).getAverageNsPerRun().toString());
+        assertEquals("0.0", StatisticsPoller.toStatistics(stats(5, 0), null).getAverageNsPerRun().toString());
+        assertEquals("33.3", StatisticsPoller.toStatistics(stats(100, 3), null).getAverageNsPerRun().toString());
+        // Unsigned: 2^64 - 1 ns over 2^63 runs is 2.0.
+        assertEquals("2.0", StatisticsPoller.toStatistics(stats(-1, Long.MIN_VALUE), null).getAverageNsPerRun()
+            .toString());
+    }
+
+    private static SwitchClient.ProgramStatistics stats(final long timedNs, final long timedRuns) {
+        return new SwitchClient.ProgramStatistics(1, false, 0, 0, 0, timedRuns, timedNs, 0, 0, 1, 0, List.of());
     }
 
     @Test
@@ -338,7 +412,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
                 List.of(new SwitchClient.MapStatistics(3, 4, 4, 2, 0))),
             new SwitchClient.ProgramStatistics(99, false, 5, 5, 0, 0, 0, 0, 0, 3, 0, List.of()));
         try (var poller = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes,
-                Executors.newSingleThreadScheduledExecutor(), 0)) {
+                Executors.newSingleThreadScheduledExecutor(), pool, 0)) {
             poller.pollOnce();
         }
         waitFor(() -> readStatus().map(p -> p.getStatistics() != null).orElse(false), "no statistics written");
