@@ -284,7 +284,7 @@ def test_load_program_now_and_unload_it(clean):
     r = _rpc(clean, "load-program", {"node": clean.node_id, "program-id": 32, "library-filter": "baseline"})
     assert r.status_code >= 400 and "OKO_EC_PROG_EXISTS" in _error_message(r), r.text
     r = _rpc(clean, "unload-program", {"node": clean.node_id, "program-id": 32})
-    assert r.status_code in (200, 204), r.text
+    assert r.status_code == 204, r.text          # the guide's step 7: no output
     assert "program 32:" not in _oko_show(clean)
 
 
@@ -351,6 +351,8 @@ def test_deleting_the_configuration_unloads_the_program(clean):
     assert r.status_code in (200, 204), r.text
     wait_for(lambda: f"program {PROG_ID}:" not in _oko_show(clean), 60, "the program stayed on the switch")
     wait_for(lambda: _switch_program(clean, PROG_ID) is None, 30, "the operational entry stayed")
+    # What the guide's step 8 says: after steps 1 to 8 (step 7's program unloaded), no program is left.
+    assert _oko_show(clean) == f"{clean.bridge}: 0 programs\n", _oko_show(clean)
 
 
 def test_a_removed_switch_leaves_no_operational_entry(clean):
