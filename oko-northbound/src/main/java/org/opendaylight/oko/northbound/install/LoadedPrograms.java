@@ -26,35 +26,37 @@ public final class LoadedPrograms {
     public record Loaded(ResolvedProgram program, Origin origin, String fingerprint) {
     }
 
-    private record Key(String node, long progId) {
-    }
-
-    private final Map<Key, Loaded> loaded = new ConcurrentHashMap<>();
+    /** Per switch, its programs by id: a poll or a sync of one switch looks at that switch only. */
+    private final Map<String, Map<Long, Loaded>> loaded = new ConcurrentHashMap<>();
 
     public void put(final String node, final long progId, final Loaded program) {
-        loaded.put(new Key(node, progId), program);
+        // Inside compute, as remove(): a put cannot land in a switch's map that remove() just dropped.
+        loaded.compute(node, (n, programs) -> {
+            final Map<Long, Loaded> map = programs != null ? programs : new ConcurrentHashMap<>();
+            map.put(progId, program);
+            return map;
+        });
     }
 
     public Optional<Loaded> get(final String node, final long progId) {
-        return Optional.ofNullable(loaded.get(new Key(node, progId)));
+        final Map<Long, Loaded> programs = loaded.get(node);
+        return Optional.ofNullable(programs == null ? null : programs.get(progId));
     }
 
     public void remove(final String node, final long progId) {
-        loaded.remove(new Key(node, progId));
+        loaded.computeIfPresent(node, (n, programs) -> {
+            programs.remove(progId);
+            return programs.isEmpty() ? null : programs;
+        });
     }
 
-    /** Program ids loaded on a switch, with what is loaded. */
+    /** Program ids loaded on a switch, with what is loaded (a copy, in id order). */
     public Map<Long, Loaded> onSwitch(final String node) {
-        final Map<Long, Loaded> result = new TreeMap<>();
-        loaded.forEach((key, value) -> {
-            if (key.node().equals(node)) {
-                result.put(key.progId(), value);
-            }
-        });
-        return result;
+        final Map<Long, Loaded> programs = loaded.get(node);
+        return programs == null ? new TreeMap<>() : new TreeMap<>(programs);
     }
 
     public void forgetSwitch(final String node) {
-        loaded.keySet().removeIf(key -> key.node().equals(node));
+        loaded.remove(node);
     }
 }
