@@ -5,7 +5,8 @@
 # and is available at http://www.eclipse.org/legal/epl-v10.html
 """What the operator sees (issue 22): per-program statistics read from the switch over OpenFlow (PROG_STATS),
 equal to what the switch's own oko/show prints; a stock Open vSwitch without Oko (Debian's, in its own network
-namespace) named as such, sent nothing Oko, and still given plain flows. The tests run in file order."""
+namespace) named as such, sent nothing Oko, and still given plain flows; flows the switch refuses because of Oko
+listed with the switch's reason and pushed again once their program is installed. The tests run in file order."""
 import base64
 import re
 
@@ -18,6 +19,7 @@ from stockswitch import StockSwitch
 
 PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
 PROG_ID = 44                # not another test module's id: each leaves its programs behind otherwise
+LATE_PROG_ID = 46           # configured only after the flow that names it
 PACKETS = 5
 
 
@@ -32,6 +34,24 @@ def _program(system, node, prog_id):
 
 def _flows(system, node):
     return f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0"
+
+
+def _filter_flow(flow_id, prog_id, priority):
+    return {"flow-node-inventory:flow": [{
+        "id": flow_id, "table_id": 0, "priority": priority,
+        "match": {"ethernet-match": {"ethernet-type": {"type": 0x0800}}, "ip-match": {"ip-protocol": 17},
+                  "openflowplugin-extension-general:extension-list": [{
+                      "extension-key": "oko-openflowplugin:filter-prog-key",
+                      "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": prog_id}}}]},
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": []}}]}}]}
+
+
+def _refused(system, node, flow_id):
+    return next((f for f in _switch(system, node).get("refused-flow", []) if f["flow-id"] == flow_id), {})
+
+
+def _karaf_log(system):
+    return (system.karaf / "data" / "log" / "karaf.log").read_text(errors="replace")
 
 
 def _forget_everything(system):
@@ -81,14 +101,8 @@ def test_statistics_move_with_traffic_and_equal_oko_show(clean):
     assert r.status_code in (200, 201, 204), r.text
     wait_for(lambda: _program(clean, clean.node_id, PROG_ID).get("status") == "installed", 60,
              "the program never became installed")
-    flow = {"flow-node-inventory:flow": [{
-        "id": "verdict-udp", "table_id": 0, "priority": 300,
-        "match": {"ethernet-match": {"ethernet-type": {"type": 0x0800}}, "ip-match": {"ip-protocol": 17},
-                  "openflowplugin-extension-general:extension-list": [{
-                      "extension-key": "oko-openflowplugin:filter-prog-key",
-                      "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": PROG_ID}}}]},
-        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": []}}]}}]}
-    r = requests.put(f"{_flows(clean, clean.node_id)}/flow=verdict-udp", json=flow, auth=AUTH, timeout=30)
+    r = requests.put(f"{_flows(clean, clean.node_id)}/flow=verdict-udp", json=_filter_flow("verdict-udp", PROG_ID, 300),
+                     auth=AUTH, timeout=30)
     assert r.status_code in (200, 201, 204), r.text
     wait_for(lambda: f"filter_prog={PROG_ID}" in clean.sh(
         f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the flow never reached the switch")
@@ -164,3 +178,51 @@ def test_a_plain_flow_still_reaches_the_switch_without_oko(clean, stock):
     assert r.status_code in (200, 201, 204), r.text
     wait_for(lambda: "priority=10,ip" in stock.ofctl("dump-flows", stock.bridge), 60,
              "the plain flow never reached the stock switch")
+
+
+def test_a_flow_written_before_its_program_reaches_the_switch_once_the_program_is_installed(clean):
+    node, flows = clean.node_id, _flows(clean, clean.node_id)
+    r = requests.put(f"{flows}/flow=late-udp", json=_filter_flow("late-udp", LATE_PROG_ID, 310), auth=AUTH,
+                     timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    refused = wait_for(lambda: _refused(clean, node, "late-udp"), 60,
+                       f"the flow naming program {LATE_PROG_ID} is not listed as refused: {_switch(clean, node)}")
+    assert refused["program-id"] == LATE_PROG_ID and refused["table-id"] == 0, refused
+    assert refused["reason"].startswith("OKO_EC_UNKNOWN_PROG"), refused
+    assert f"filter_prog={LATE_PROG_ID}" not in clean.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout
+    lines = [line for line in _karaf_log(clean).splitlines() if "flow late-udp (table 0) is not on the switch" in line]
+    assert len(lines) == 1 and "OKO_EC_UNKNOWN_PROG" in lines[0] and "WARN" in lines[0], lines
+
+    # The program it names is configured afterwards: once installed, the flow is pushed again and accepted.
+    r = requests.put(f"{clean.restconf}/data/oko:switches/switch={node}/program={LATE_PROG_ID}", auth=AUTH,
+                     timeout=30, json={"oko:program": [{"program-id": LATE_PROG_ID, "program": "verdict"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: f"filter_prog={LATE_PROG_ID}" in clean.sh(
+        f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60,
+        "the flow never reached the switch after its program was installed")
+    wait_for(lambda: not _refused(clean, node, "late-udp"), 30, "the accepted flow is still listed as refused")
+    assert _program(clean, node, LATE_PROG_ID)["status"] == "installed"
+
+    # Deleted: the flow leaves the switch, and its program can go.
+    assert requests.delete(f"{flows}/flow=late-udp", auth=AUTH, timeout=30).status_code == 204
+    wait_for(lambda: f"filter_prog={LATE_PROG_ID}" not in clean.sh(
+        f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the deleted flow stayed on the switch")
+    r = requests.delete(f"{clean.restconf}/data/oko:switches/switch={node}/program={LATE_PROG_ID}", auth=AUTH,
+                        timeout=30)
+    assert r.status_code == 204, r.text
+
+
+def test_a_filter_flow_for_the_switch_without_oko_is_listed_as_refused(clean, stock):
+    flow = _filter_flow("filtered-udp", PROG_ID, 300)
+    r = requests.put(f"{_flows(clean, stock.node_id)}/flow=filtered-udp", json=flow, auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    refused = wait_for(lambda: _refused(clean, stock.node_id, "filtered-udp"), 60,
+                       f"the filter flow is not listed as refused: {_switch(clean, stock.node_id)}")
+    assert refused["reason"].startswith(f"{stock.node_id} does not support Oko (Open vSwitch 3.1.0 answered "
+                                        "BADEXPERIMENTER)"), refused
+    # The forwarding rules manager's push was refused by the switch itself.
+    wait_for(lambda: "OFPBMC_BAD_FIELD" in stock.log(), 30, "the stock switch did not refuse the flow")
+    assert "priority=300" not in stock.ofctl("dump-flows", stock.bridge)
+    assert requests.delete(f"{_flows(clean, stock.node_id)}/flow=filtered-udp", auth=AUTH,
+                           timeout=30).status_code == 204
+    wait_for(lambda: not _refused(clean, stock.node_id, "filtered-udp"), 30, "the deleted flow is still listed")

@@ -24,6 +24,7 @@ import org.opendaylight.mdsal.binding.api.RpcService;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.filters.FilterCatalog;
 import org.opendaylight.oko.filters.FilterLibrary;
+import org.opendaylight.oko.northbound.flows.FilterFlows;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
 import org.opendaylight.oko.northbound.install.OkoSupport;
 import org.opendaylight.oko.northbound.install.OperationalState;
@@ -41,6 +42,9 @@ import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeS
 import org.opendaylight.openflowplugin.applications.reconciliation.NotificationRegistration;
 import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationManager;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNode;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.Table;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.Flow;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
@@ -91,12 +95,13 @@ public final class OkoNorthbound implements AutoCloseable {
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
         final var loaded = new LoadedPrograms();
         final var state = new OperationalState(broker);
-        final var installer = new ProgramInstaller(client, loaded, state);
         final var support = new OkoSupport(client, state, broker, pool);
+        final var flows = new FilterFlows(client, loaded, state, support, pool, SWITCH_TIMEOUT_MILLIS);
+        final var installer = new ProgramInstaller(client, loaded, state, flows);
         final var sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool,
             SWITCH_TIMEOUT_MILLIS);
         ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
-            support);
+            support, flows);
         final var statistics = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes, timer,
             pool, statisticsInterval(properties));
         registrations.add(statistics::close);
@@ -110,6 +115,11 @@ public final class OkoNorthbound implements AutoCloseable {
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
             DataObjectReference.builder(Programs.class).child(Program.class).build(),
             changes -> configChanges.execute(() -> ownership.programsChanged(changes))));
+        // Flows that name programs: whether they reach their switch (the forwarding rules manager does not say).
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
+            DataObjectReference.builder(Nodes.class).child(Node.class).augmentation(FlowCapableNode.class)
+                .child(Table.class).child(Flow.class).build(),
+            changes -> configChanges.execute(() -> flows.flowsChanged(changes, ownership::isOwned))));
         // A switch gone from the operational inventory: nobody masters it. A switch that appears in it: its
         // description is there to name its software. (A change under a node is ignored.)
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,

@@ -30,9 +30,13 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Swit
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.RefusedFlow;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.RefusedFlowBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.RefusedFlowKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.Statistics;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -135,6 +139,30 @@ public final class OperationalState {
             }
         }, MoreExecutors.directExecutor());
         return commit;
+    }
+
+    private static DataObjectIdentifier<RefusedFlow> refusedFlowPath(final String node, final short tableId,
+            final String flowId) {
+        return DataObjectIdentifier.builder(Switches.class).child(Switch.class, new SwitchKey(new NodeId(node)))
+            .child(RefusedFlow.class, new RefusedFlowKey(flowId, Uint8.valueOf(tableId))).build();
+    }
+
+    /** Lists a configured flow that is not on the switch, with the switch's reason. */
+    public FluentFuture<? extends CommitInfo> refusedFlow(final String node, final short tableId,
+            final String flowId, final long progId, final String reason) {
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, refusedFlowPath(node, tableId, flowId),
+            new RefusedFlowBuilder().setTableId(Uint8.valueOf(tableId)).setFlowId(flowId)
+                .setProgramId(new ProgramId(Uint32.valueOf(progId))).setReason(reason).setRefusedAt(now()).build());
+        return logged(tx.commit(), node + " flow " + flowId);
+    }
+
+    /** A flow no longer refused: the switch accepted it, or its configuration went. */
+    public FluentFuture<? extends CommitInfo> removeRefusedFlow(final String node, final short tableId,
+            final String flowId) {
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, refusedFlowPath(node, tableId, flowId));
+        return logged(tx.commit(), node + " flow " + flowId);
     }
 
     public FluentFuture<? extends CommitInfo> connected(final String node, final boolean connected) {

@@ -36,11 +36,14 @@ public final class ProgramInstaller {
     private final SwitchClient client;
     private final LoadedPrograms loaded;
     private final OperationalState state;
+    private final SwitchEvents events;
 
-    public ProgramInstaller(final SwitchClient client, final LoadedPrograms loaded, final OperationalState state) {
+    public ProgramInstaller(final SwitchClient client, final LoadedPrograms loaded, final OperationalState state,
+            final SwitchEvents events) {
         this.client = requireNonNull(client);
         this.loaded = requireNonNull(loaded);
         this.state = requireNonNull(state);
+        this.events = requireNonNull(events);
     }
 
     /**
@@ -83,6 +86,7 @@ public final class ProgramInstaller {
             LOG.info("{}: program {} '{}' installed ({} instructions, {} maps, {} map writes)", node, progId,
                 program.name(), program.image().instructions(), program.image().maps().size(),
                 program.initialWrites().size());
+            events.programInstalled(node, progId);
         } else {
             loaded.remove(node, progId);
             LOG.warn("{}: program {} '{}' {}: {}", node, progId, program.name(), outcome.status().getName(),

@@ -9,6 +9,7 @@ package org.opendaylight.oko.northbound.install;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
@@ -55,12 +56,15 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     private final OperationalState state;
     private final ProgramInfoPublisher programInfo;
     private final OkoSupport support;
+    private final SwitchEvents events;
     private final Set<String> owned = ConcurrentHashMap.newKeySet();
     private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
 
     public SwitchOwnership(final DataBroker broker, final SwitchSync sync, final LoadedPrograms loaded,
-            final OperationalState state, final ProgramInfoPublisher programInfo, final OkoSupport support) {
+            final OperationalState state, final ProgramInfoPublisher programInfo, final OkoSupport support,
+            final SwitchEvents events) {
         this.broker = requireNonNull(broker);
+        this.events = requireNonNull(events);
         this.support = requireNonNull(support);
         this.programInfo = requireNonNull(programInfo);
         this.sync = requireNonNull(sync);
@@ -128,13 +132,32 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     public void inventoryNodeAdded(final String node) {
         if (owned.contains(node) && support.unsupported(node)) {
             support.describe(node);
-            sync.sync(node);
+            Futures.addCallback(sync.sync(node), ready(node), MoreExecutors.directExecutor());
         }
     }
 
     private ListenableFuture<Void> probeThenSync(final String node) {
-        return Futures.transformAsync(support.probe(node), ignored -> sync.sync(node),
+        final ListenableFuture<Void> synced = Futures.transformAsync(support.probe(node), ignored -> sync.sync(node),
             MoreExecutors.directExecutor());
+        Futures.addCallback(synced, ready(node), MoreExecutors.directExecutor());
+        return synced;
+    }
+
+    /** After a sync of a switch that (re)connected: its programs are there, its flows come next. */
+    private FutureCallback<Void> ready(final String node) {
+        return new FutureCallback<>() {
+            @Override
+            public void onSuccess(final Void result) {
+                if (owned.contains(node)) {
+                    events.switchReady(node);
+                }
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("{}: sync after connecting failed", node, cause);
+            }
+        };
     }
 
     @Override
@@ -144,6 +167,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         reconciled.remove(node);
         loaded.forgetSwitch(node);
         support.forget(node);
+        events.switchForgotten(node);
         LOG.info("{}: no longer mastered here; its programs are loaded again when it comes back", node);
         state.connected(node, false);
         sync.markDisconnected(node);

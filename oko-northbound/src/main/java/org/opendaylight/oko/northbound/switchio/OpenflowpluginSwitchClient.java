@@ -25,9 +25,15 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.servic
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.SendExperimenterInputBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.mp.message.service.rev151020.SendExperimenterMpRequest;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.mp.message.service.rev151020.SendExperimenterMpRequestInputBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.Table;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.Flow;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.service.rev130819.AddFlow;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.service.rev130819.AddFlowInputBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.service.rev130819.FlowTableRef;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.transaction.rev150304.SendBarrier;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.transaction.rev150304.SendBarrierInputBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.transaction.rev150304.SendBarrierOutput;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.types.rev131026.FlowRef;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeRef;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
@@ -186,6 +192,23 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
                 }
                 return Futures.immediateFuture(programs);
             }, MoreExecutors.directExecutor());
+    }
+
+    @Override
+    public ListenableFuture<Void> addFlow(final String node, final DataObjectIdentifier<Flow> path, final Flow flow) {
+        // The input the forwarding rules manager builds for a configured flow: openflowplugin then knows the flow
+        // by its configuration id (flow-ref), and Oko's match and action converters see the same classes.
+        final var input = new AddFlowInputBuilder(flow)
+            .setNode(nodeRef(node))
+            .setFlowRef(new FlowRef(path))
+            .setFlowTable(new FlowTableRef(path.trimTo(Table.class)))
+            .build();
+        final var added = withTimeout(node, rpcs.getRpc(AddFlow.class).invoke(input));
+        requestBarrier(node);
+        return Futures.transformAsync(added,
+            result -> result.isSuccessful() ? Futures.immediateVoidFuture()
+                : Futures.immediateFailedFuture(failure(node, result)),
+            MoreExecutors.directExecutor());
     }
 
     private static ProgramStatistics statistics(final ProgStats prog) {

@@ -9,6 +9,8 @@ package org.opendaylight.oko.northbound.switchio;
 
 import com.google.common.util.concurrent.ListenableFuture;
 import java.util.List;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.Flow;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 
 /**
  * The Oko messages to one switch, as the northbound needs them. A future fails with {@link SwitchException} when
@@ -50,4 +52,10 @@ public interface SwitchClient {
      * Oko fails it with {@link SwitchException.Kind#REFUSED} and its error name (BADEXPERIMENTER).
      */
     ListenableFuture<List<ProgramStatistics>> programStatistics(String node, long progId);
+
+    /**
+     * Adds one configured flow (the config inventory's flow at {@code path}) through openflowplugin's add-flow,
+     * as the forwarding rules manager does; the future fails with the switch's error when it refuses the flow.
+     */
+    ListenableFuture<Void> addFlow(String node, DataObjectIdentifier<Flow> path, Flow flow);
 }

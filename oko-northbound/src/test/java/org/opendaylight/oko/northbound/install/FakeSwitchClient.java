@@ -17,15 +17,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.opendaylight.oko.northbound.switchio.SwitchClient;
 import org.opendaylight.oko.northbound.switchio.SwitchException;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.Flow;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 
 /**
  * A switch for unit tests of the northbound's logic: records the messages it is sent, in order, as text, and
  * answers each with success, a refusal in the switch's words, or a future the test completes.
  */
-final class FakeSwitchClient implements SwitchClient {
-    final List<String> sent = new CopyOnWriteArrayList<>();
+public final class FakeSwitchClient implements SwitchClient {
+    public final List<String> sent = new CopyOnWriteArrayList<>();
     /** Refusals by message kind ("load", "update", "unload", ...): the switch's error text. */
-    final Map<String, String> refusals = new ConcurrentHashMap<>();
+    public final Map<String, String> refusals = new ConcurrentHashMap<>();
     /** When set, LOAD_PROG is answered only when the test completes this future. */
     volatile SettableFuture<Void> loadGate;
 
@@ -81,6 +83,11 @@ final class FakeSwitchClient implements SwitchClient {
             : Futures.immediateFailedFuture(new SwitchException(refusal, SwitchException.Kind.REFUSED));
         final SettableFuture<Void> gate = statsGate;
         return gate == null ? answer : Futures.transformAsync(gate, ignored -> answer, Runnable::run);
+    }
+
+    @Override
+    public ListenableFuture<Void> addFlow(final String node, final DataObjectIdentifier<Flow> path, final Flow flow) {
+        return answer("flow", node + " flow " + flow.getId().getValue());
     }
 
     private ListenableFuture<Void> answer(final String kind, final String message) {

@@ -86,11 +86,11 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         final DataBroker broker = countingReads(getDataBroker());
         state = new OperationalState(broker);
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
-        final var installer = new ProgramInstaller(client, loaded, state);
+        final var installer = new ProgramInstaller(client, loaded, state, SwitchEvents.NONE);
         support = new OkoSupport(client, state, broker, pool);
         sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool, 5_000);
         ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
-            support);
+            support, SwitchEvents.NONE);
     }
 
     @AfterEach

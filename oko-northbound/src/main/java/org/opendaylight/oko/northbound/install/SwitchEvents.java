@@ -1,0 +1,38 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.install;
+
+/** What happens to switches and their programs here, for those that act on it (the flows that name programs). */
+public interface SwitchEvents {
+    /** Nobody listens. */
+    SwitchEvents NONE = new SwitchEvents() {
+        @Override
+        public void programInstalled(final String node, final long progId) {
+            // nobody listens
+        }
+
+        @Override
+        public void switchReady(final String node) {
+            // nobody listens
+        }
+
+        @Override
+        public void switchForgotten(final String node) {
+            // nobody listens
+        }
+    };
+
+    /** A program was installed on a switch (loaded, with its map entries). */
+    void programInstalled(String node, long progId);
+
+    /** A switch mastered here has its configured programs: the forwarding rules manager pushes its flows next. */
+    void switchReady(String node);
+
+    /** The switch is no longer mastered here. */
+    void switchForgotten(String node);
+}
