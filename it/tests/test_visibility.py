@@ -20,6 +20,7 @@ from stockswitch import StockSwitch
 PROGS = REPO / "datapath" / "runtime" / "build" / "progs"
 PROG_ID = 44                # not another test module's id: each leaves its programs behind otherwise
 LATE_PROG_ID = 46           # configured only after the flow that names it
+INSTANT_PROG_ID = 47
 PACKETS = 5
 
 
@@ -48,6 +49,12 @@ def _filter_flow(flow_id, prog_id, priority):
 
 def _refused(system, node, flow_id):
     return next((f for f in _switch(system, node).get("refused-flow", []) if f["flow-id"] == flow_id), {})
+
+
+def _program_info(system, name):
+    r = requests.get(f"{system.restconf}/data/oko:programs/program={name}/info?content=nonconfig", auth=AUTH,
+                     timeout=30)
+    return r.json()["oko:info"] if r.status_code == 200 else {}
 
 
 def _karaf_log(system):
@@ -182,6 +189,7 @@ def test_a_plain_flow_still_reaches_the_switch_without_oko(clean, stock):
 
 def test_a_flow_written_before_its_program_reaches_the_switch_once_the_program_is_installed(clean):
     node, flows = clean.node_id, _flows(clean, clean.node_id)
+    log_start = len(_karaf_log(clean))          # the log outlives `make down`
     r = requests.put(f"{flows}/flow=late-udp", json=_filter_flow("late-udp", LATE_PROG_ID, 310), auth=AUTH,
                      timeout=30)
     assert r.status_code in (200, 201, 204), r.text
@@ -190,7 +198,8 @@ def test_a_flow_written_before_its_program_reaches_the_switch_once_the_program_i
     assert refused["program-id"] == LATE_PROG_ID and refused["table-id"] == 0, refused
     assert refused["reason"].startswith("OKO_EC_UNKNOWN_PROG"), refused
     assert f"filter_prog={LATE_PROG_ID}" not in clean.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout
-    lines = [line for line in _karaf_log(clean).splitlines() if "flow late-udp (table 0) is not on the switch" in line]
+    lines = [line for line in _karaf_log(clean)[log_start:].splitlines()
+             if "flow late-udp (table 0) is not on the switch" in line]
     assert len(lines) == 1 and "OKO_EC_UNKNOWN_PROG" in lines[0] and "WARN" in lines[0], lines
 
     # The program it names is configured afterwards: once installed, the flow is pushed again and accepted.
@@ -226,3 +235,71 @@ def test_a_filter_flow_for_the_switch_without_oko_is_listed_as_refused(clean, st
     assert requests.delete(f"{_flows(clean, stock.node_id)}/flow=filtered-udp", auth=AUTH,
                            timeout=30).status_code == 204
     wait_for(lambda: not _refused(clean, stock.node_id, "filtered-udp"), 30, "the deleted flow is still listed")
+
+
+def test_info_and_status_exist_as_soon_as_the_write_is_answered(clean):
+    node = clean.node_id
+    r = requests.put(f"{clean.restconf}/data/oko:programs/program=instant", auth=AUTH, timeout=30,
+                     json={"oko:program": [{"name": "instant", "library-filter": "baseline"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    r = requests.get(f"{clean.restconf}/data/oko:programs/program=instant/info?content=nonconfig", auth=AUTH,
+                     timeout=30)
+    assert r.status_code == 200 and r.json()["oko:info"]["valid"] is True, r.text
+
+    entry = f"{clean.restconf}/data/oko:switches/switch={node}/program={INSTANT_PROG_ID}"
+    r = requests.put(entry, auth=AUTH, timeout=30,
+                     json={"oko:program": [{"program-id": INSTANT_PROG_ID, "program": "instant"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    r = requests.get(f"{entry}?content=nonconfig", auth=AUTH, timeout=30)
+    assert r.status_code == 200, r.text
+    program = r.json()["oko:program"][0]
+    assert program["program"] == "instant" and program["status"] in ("pending", "installed"), program
+    wait_for(lambda: _program(clean, node, INSTANT_PROG_ID).get("status") == "installed", 60,
+             "the program never became installed")
+
+    # The id reused for another program: its status says so at once, not the earlier program's 'installed'.
+    r = requests.put(entry, auth=AUTH, timeout=30,
+                     json={"oko:program": [{"program-id": INSTANT_PROG_ID, "program": "verdict"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    program = requests.get(f"{entry}?content=nonconfig", auth=AUTH, timeout=30).json()["oko:program"][0]
+    assert program["program"] == "verdict" and (program["status"] == "pending" or (
+        program["status"] == "installed" and program["sha256"] != _program_info(clean, "instant")["sha256"])), \
+        program
+    wait_for(lambda: _program(clean, node, INSTANT_PROG_ID).get("status") == "installed"
+             and _program(clean, node, INSTANT_PROG_ID).get("program") == "verdict", 60,
+             "the reused id never became installed with its new program")
+
+
+def test_a_program_a_switch_entry_names_cannot_be_deleted(clean):
+    node = clean.node_id
+    entry = f"{clean.restconf}/data/oko:switches/switch={node}/program={INSTANT_PROG_ID}"
+    r = requests.put(entry, auth=AUTH, timeout=30,
+                     json={"oko:program": [{"program-id": INSTANT_PROG_ID, "program": "instant"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: _program(clean, node, INSTANT_PROG_ID).get("program") == "instant"
+             and _program(clean, node, INSTANT_PROG_ID).get("status") == "installed", 60, "not installed")
+
+    # Refused: the switch would keep running a program nothing in the configuration names.
+    log_start = len(_karaf_log(clean))
+    r = requests.delete(f"{clean.restconf}/data/oko:programs/program=instant", auth=AUTH, timeout=30)
+    assert r.status_code == 500 and "operation-failed" in r.text, r.text
+    assert requests.get(f"{clean.restconf}/data/oko:programs/program=instant?content=config", auth=AUTH,
+                        timeout=30).status_code == 200
+    assert f"program {INSTANT_PROG_ID}:" in clean.sh(f"ovs-appctl oko/show {clean.bridge}").stdout
+    assert _program(clean, node, INSTANT_PROG_ID)["status"] == "installed"
+    assert any(f"program 'instant' is configured for {node} as program {INSTANT_PROG_ID}: delete "
+               f"/oko:switches/switch={node}/program={INSTANT_PROG_ID} first, or in the same request" in line
+               and "WARN" in line for line in _karaf_log(clean)[log_start:].splitlines())
+
+    # Both in one request (a YANG patch): the program leaves the switch and the configuration.
+    r = requests.patch(f"{clean.restconf}/data", auth=AUTH, timeout=30,
+                       headers={"Content-Type": "application/yang-patch+json"},
+                       json={"ietf-yang-patch:yang-patch": {"patch-id": "remove-instant", "edit": [
+                           {"edit-id": "1", "operation": "delete",
+                            "target": f"/oko:switches/switch={node}/program={INSTANT_PROG_ID}"},
+                           {"edit-id": "2", "operation": "delete", "target": "/oko:programs/program=instant"}]}})
+    assert r.status_code == 200 and "error" not in r.text, r.text
+    wait_for(lambda: f"program {INSTANT_PROG_ID}:" not in clean.sh(f"ovs-appctl oko/show {clean.bridge}").stdout,
+             60, "the program stayed on the switch")
+    assert requests.get(f"{clean.restconf}/data/oko:programs/program=instant?content=config", auth=AUTH,
+                        timeout=30).status_code in (404, 409)

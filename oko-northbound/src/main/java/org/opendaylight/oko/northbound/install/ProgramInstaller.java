@@ -55,7 +55,7 @@ public final class ProgramInstaller {
     public ListenableFuture<Outcome> install(final String node, final long progId, final ResolvedProgram program,
             final LoadedPrograms.Origin origin, final boolean replace, final boolean keepMaps) {
         // A refused LOAD_PROG changes nothing on the switch (docs/protocol.md 4.1): while a program is loaded under
-        // this id, its record stays as it is unless the new one gets in.
+        // this id, LoadedPrograms keeps it unless the new one gets in.
         final boolean replacing = loaded.get(node, progId).isPresent();
         if (!replacing) {
             state.programStatus(node, progId, program.name(), program.image().sha256(),
@@ -72,6 +72,10 @@ public final class ProgramInstaller {
                     outcome.message());
                 if (!replacing) {
                     state.programStatus(node, progId, program.name(), program.image().sha256(), outcome);
+                } else if (origin == LoadedPrograms.Origin.CONFIG) {
+                    // The configuration wants this program; the switch refused it and runs the one before.
+                    state.programStatus(node, progId, program.name(), program.image().sha256(), new Outcome(
+                        outcome.status(), outcome.message() + "; the switch still runs the program loaded before"));
                 }
                 return outcome;
             }, MoreExecutors.directExecutor());

@@ -160,7 +160,9 @@ public final class SwitchSync {
                 continue;
             }
             final Optional<LoadedPrograms.Loaded> current = loaded.get(node, progId);
+            // Unchanged: the same program (by name, as its status says) with the same ELF and map writes.
             if (current.isPresent() && current.orElseThrow().origin() == LoadedPrograms.Origin.CONFIG
+                    && current.orElseThrow().program().name().equals(name)
                     && current.orElseThrow().fingerprint().equals(ProgramInstaller.fingerprint(resolved))) {
                 continue;
             }

@@ -14,6 +14,7 @@ import com.google.common.util.concurrent.MoreExecutors;
 import java.util.List;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataTreeModification;
+import org.opendaylight.mdsal.binding.api.WriteTransaction;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapIndex;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapType;
@@ -58,13 +59,7 @@ public final class ProgramInfoPublisher {
         }
         final var tx = broker.newWriteOnlyTransaction();
         for (var change : changes) {
-            final Program after = change.getRootNode().dataAfter();
-            if (after == null) {
-                tx.delete(LogicalDatastoreType.OPERATIONAL, programPath(change.getRootNode().dataBefore()));
-            } else {
-                tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, programPath(after),
-                    new ProgramBuilder(after).setInfo(info(after)).build());
-            }
+            write(tx, change.getRootNode().dataBefore(), change.getRootNode().dataAfter());
         }
         tx.commit().addCallback(new FutureCallback<Object>() {
             @Override
@@ -77,6 +72,18 @@ public final class ProgramInfoPublisher {
                 LOG.warn("Cannot publish program info", cause);
             }
         }, MoreExecutors.directExecutor());
+    }
+
+    /** Adds to a write the operational entry of one program as configured now ({@code after}), or its removal. */
+    public void write(final WriteTransaction tx, final Program before, final Program after) {
+        if (after == null) {
+            if (before != null) {
+                tx.delete(LogicalDatastoreType.OPERATIONAL, programPath(before));
+            }
+        } else {
+            tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, programPath(after),
+                new ProgramBuilder(after).setInfo(info(after)).build());
+        }
     }
 
     private static DataObjectIdentifier<Program> programPath(final Program program) {

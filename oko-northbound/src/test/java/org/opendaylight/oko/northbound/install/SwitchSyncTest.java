@@ -134,6 +134,21 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    void refusedReplacementIsTheStatusAndTheOldProgramIsSaidToRunOn() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        client.refusals.put("load", "OKO_EC_VERIFIER_REJECTED: insn 3: loop");
+        storeLimiter("7");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        // Was: still 'installed', the earlier program's status, with the new configuration refused unseen.
+        assertStatus(InstallStatus.Rejected,
+            "OKO_EC_VERIFIER_REJECTED: insn 3: loop; the switch still runs the program loaded before");
+        assertTrue(loaded.get(NODE, PROG_ID).isPresent());
+    }
+
+    @Test
     void refusedParametersTakeTheProgramOffTheSwitchAgain() throws Exception {
         client.refusals.put("update", "OKO_EC_BAD_MAP_SIZES: map 0 has key 4 value 16, message has key 4 value 8");
         storeLimiter("5");
