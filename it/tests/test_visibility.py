@@ -94,6 +94,7 @@ def test_the_oko_switch_answers_the_probe(clean):
     sw = wait_for(lambda: _switch(clean, clean.node_id).get("oko-supported") is not None
                   and _switch(clean, clean.node_id), 60, "the Oko switch has no oko-supported")
     assert sw["oko-supported"] is True and sw["oko-support-message"] == "answered PROG_STATS", sw
+    assert sw["connected"] is True, sw
 
 
 def test_statistics_move_with_traffic_and_equal_oko_show(clean):
@@ -172,6 +173,11 @@ def test_a_switch_without_oko_is_named_as_such_and_sent_nothing_oko(clean, stock
     refused = len(re.findall(r"received: \*\*\*decode error: OFPBRC_BAD_VENDOR", log))
     assert connections >= 1 and refused == connections, (connections, refused, log[-3000:])
 
+    r = requests.post(f"{clean.restconf}/operations/oko:load-program", auth=AUTH, timeout=60, json={
+        "input": {"node": stock.node_id, "program-id": PROG_ID, "library-filter": "baseline"}})
+    assert "operation-not-supported" in r.text and f"{stock.node_id} does not support Oko ({expected})" in r.text, \
+        r.text
+
     r = clean.karaf_console("oko:stats")
     assert f"{stock.node_id}" in r.stdout and f"does not support Oko ({expected})" in r.stdout, r.stdout
 
@@ -196,11 +202,14 @@ def test_a_flow_written_before_its_program_reaches_the_switch_once_the_program_i
     refused = wait_for(lambda: _refused(clean, node, "late-udp"), 60,
                        f"the flow naming program {LATE_PROG_ID} is not listed as refused: {_switch(clean, node)}")
     assert refused["program-id"] == LATE_PROG_ID and refused["table-id"] == 0, refused
-    assert refused["reason"].startswith("OKO_EC_UNKNOWN_PROG"), refused
+    assert refused["reason"] == f"OKO_EC_UNKNOWN_PROG: program {LATE_PROG_ID} is not loaded", refused
+    assert refused["refused-at"].startswith("20"), refused
     assert f"filter_prog={LATE_PROG_ID}" not in clean.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout
     lines = [line for line in _karaf_log(clean)[log_start:].splitlines()
              if "flow late-udp (table 0) is not on the switch" in line]
-    assert len(lines) == 1 and "OKO_EC_UNKNOWN_PROG" in lines[0] and "WARN" in lines[0], lines
+    assert len(lines) == 1 and "WARN" in lines[0], lines
+    assert lines[0].endswith(f"is not on the switch: OKO_EC_UNKNOWN_PROG: program {LATE_PROG_ID} is not loaded; "
+                             f"it is pushed again when program {LATE_PROG_ID} is installed there"), lines
 
     # The program it names is configured afterwards: once installed, the flow is pushed again and accepted.
     r = requests.put(f"{clean.restconf}/data/oko:switches/switch={node}/program={LATE_PROG_ID}", auth=AUTH,
@@ -210,6 +219,8 @@ def test_a_flow_written_before_its_program_reaches_the_switch_once_the_program_i
         f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60,
         "the flow never reached the switch after its program was installed")
     wait_for(lambda: not _refused(clean, node, "late-udp"), 30, "the accepted flow is still listed as refused")
+    assert (f"{node}: flow late-udp (table 0) is on the switch now that program {LATE_PROG_ID} is installed"
+            in _karaf_log(clean)[log_start:])
     assert _program(clean, node, LATE_PROG_ID)["status"] == "installed"
 
     # Deleted: the flow leaves the switch, and its program can go.
@@ -227,8 +238,8 @@ def test_a_filter_flow_for_the_switch_without_oko_is_listed_as_refused(clean, st
     assert r.status_code in (200, 201, 204), r.text
     refused = wait_for(lambda: _refused(clean, stock.node_id, "filtered-udp"), 60,
                        f"the filter flow is not listed as refused: {_switch(clean, stock.node_id)}")
-    assert refused["reason"].startswith(f"{stock.node_id} does not support Oko (Open vSwitch 3.1.0 answered "
-                                        "BADEXPERIMENTER)"), refused
+    assert refused["reason"] == (f"{stock.node_id} does not support Oko (Open vSwitch 3.1.0 answered "
+                                 "BADEXPERIMENTER); a switch without Oko refuses flows with a filter_prog match"), refused
     # The forwarding rules manager's push was refused by the switch itself.
     wait_for(lambda: "OFPBMC_BAD_FIELD" in stock.log(), 30, "the stock switch did not refuse the flow")
     assert "priority=300" not in stock.ofctl("dump-flows", stock.bridge)
@@ -253,7 +264,9 @@ def test_info_and_status_exist_as_soon_as_the_write_is_answered(clean):
     r = requests.get(f"{entry}?content=nonconfig", auth=AUTH, timeout=30)
     assert r.status_code == 200, r.text
     program = r.json()["oko:program"][0]
-    assert program["program"] == "instant" and program["status"] in ("pending", "installed"), program
+    assert program["program"] == "instant" and (program["status"] == "installed" or (
+        program["status"], program["status-message"]) == ("pending", "configured; the controller loads it next")), \
+        program
     wait_for(lambda: _program(clean, node, INSTANT_PROG_ID).get("status") == "installed", 60,
              "the program never became installed")
 
@@ -282,12 +295,12 @@ def test_a_program_a_switch_entry_names_cannot_be_deleted(clean):
     # Refused: the switch would keep running a program nothing in the configuration names.
     log_start = len(_karaf_log(clean))
     r = requests.delete(f"{clean.restconf}/data/oko:programs/program=instant", auth=AUTH, timeout=30)
-    assert r.status_code == 500 and "operation-failed" in r.text, r.text
+    assert r.status_code == 500 and "operation-failed" in r.text and "Transaction to delete failed" in r.text, r.text
     assert requests.get(f"{clean.restconf}/data/oko:programs/program=instant?content=config", auth=AUTH,
                         timeout=30).status_code == 200
     assert f"program {INSTANT_PROG_ID}:" in clean.sh(f"ovs-appctl oko/show {clean.bridge}").stdout
     assert _program(clean, node, INSTANT_PROG_ID)["status"] == "installed"
-    assert any(f"program 'instant' is configured for {node} as program {INSTANT_PROG_ID}: delete "
+    assert any(f"Configuration write refused: program 'instant' is configured for {node} as program {INSTANT_PROG_ID}: delete "
                f"/oko:switches/switch={node}/program={INSTANT_PROG_ID} first, or in the same request" in line
                and "WARN" in line for line in _karaf_log(clean)[log_start:].splitlines())
 
@@ -303,3 +316,42 @@ def test_a_program_a_switch_entry_names_cannot_be_deleted(clean):
              60, "the program stayed on the switch")
     assert requests.get(f"{clean.restconf}/data/oko:programs/program=instant?content=config", auth=AUTH,
                         timeout=30).status_code in (404, 409)
+
+
+def test_a_program_the_switch_kept_is_installed_again_when_configured_again(clean):
+    """The switch entry goes while a flow still uses the program: the switch keeps it (OKO_EC_PROG_IN_USE) and the
+    entry says so; configured again, it is 'installed' again (it stayed 'failed' for good)."""
+    node, flows = clean.node_id, _flows(clean, clean.node_id)
+    entry = f"{clean.restconf}/data/oko:switches/switch={node}/program={INSTANT_PROG_ID}"
+    r = requests.put(f"{clean.restconf}/data/oko:programs/program=instant", auth=AUTH, timeout=30,
+                     json={"oko:program": [{"name": "instant", "library-filter": "baseline"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    r = requests.put(entry, auth=AUTH, timeout=30,
+                     json={"oko:program": [{"program-id": INSTANT_PROG_ID, "program": "instant"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: _program(clean, node, INSTANT_PROG_ID).get("status") == "installed", 60, "not installed")
+    r = requests.put(f"{flows}/flow=kept-udp", json=_filter_flow("kept-udp", INSTANT_PROG_ID, 320), auth=AUTH,
+                     timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: f"filter_prog={INSTANT_PROG_ID}" in clean.sh(
+        f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the flow never reached the switch")
+    try:
+        assert requests.delete(entry, auth=AUTH, timeout=30).status_code == 204
+        failed = wait_for(lambda: _program(clean, node, INSTANT_PROG_ID).get("status") == "failed"
+                          and _program(clean, node, INSTANT_PROG_ID), 60, "the kept program is not 'failed'")
+        assert failed["status-message"].startswith("no longer configured, but the switch keeps it: ") \
+            and "OKO_EC_PROG_IN_USE" in failed["status-message"], failed
+        assert f"program {INSTANT_PROG_ID}:" in clean.sh(f"ovs-appctl oko/show {clean.bridge}").stdout
+
+        r = requests.put(entry, auth=AUTH, timeout=30,
+                         json={"oko:program": [{"program-id": INSTANT_PROG_ID, "program": "instant"}]})
+        assert r.status_code in (200, 201, 204), r.text
+        wait_for(lambda: _program(clean, node, INSTANT_PROG_ID).get("status") == "installed", 60,
+                 f"configured again, it stays {_program(clean, node, INSTANT_PROG_ID)}")
+    finally:
+        requests.delete(f"{flows}/flow=kept-udp", auth=AUTH, timeout=30)
+    wait_for(lambda: f"filter_prog={INSTANT_PROG_ID}" not in clean.sh(
+        f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout, 60, "the flow stayed")
+    assert requests.delete(entry, auth=AUTH, timeout=30).status_code == 204
+    wait_for(lambda: f"program {INSTANT_PROG_ID}:" not in clean.sh(
+        f"ovs-appctl oko/show {clean.bridge}").stdout, 60, "the program stayed on the switch")

@@ -11,6 +11,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.common.util.concurrent.FluentFuture;
 import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import com.google.common.util.concurrent.SettableFuture;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -53,10 +55,14 @@ public final class OkoSupport {
     private final OperationalState state;
     private final DataBroker broker;
     private final Executor executor;
-    private final Map<String, Verdict> verdicts = new ConcurrentHashMap<>();
     /** The probe outstanding or answered for each switch since it connected; an answer to another is stale. */
-    private final Map<String, Object> probes = new ConcurrentHashMap<>();
-    private final Map<String, ListenableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private final Map<String, Probe> probes = new ConcurrentHashMap<>();
+
+    /** One connection's probe: done when its answer is recorded, with the verdict it gave. */
+    private static final class Probe {
+        final SettableFuture<Void> done = SettableFuture.create();
+        volatile Verdict verdict;
+    }
 
     /** {@code executor} runs what follows an answer (it reads the datastore: not on a switch's I/O thread). */
     public OkoSupport(final SwitchClient client, final OperationalState state, final DataBroker broker,
@@ -73,12 +79,9 @@ public final class OkoSupport {
      * failures), and says so.
      */
     public ListenableFuture<Void> probe(final String node) {
-        final Object probe = new Object();
-        synchronized (this) {
-            probes.put(node, probe);
-            verdicts.remove(node);
-        }
-        final ListenableFuture<Void> done = FluentFuture.from(client.programStatistics(node, 0))
+        final Probe probe = new Probe();
+        probes.put(node, probe);
+        FluentFuture.from(client.programStatistics(node, 0))
             .transform(ignored -> new Verdict(true, null), executor)
             .catching(Throwable.class, OkoSupport::verdictOf, executor)
             .transform(verdict -> {
@@ -88,9 +91,9 @@ public final class OkoSupport {
             .catching(Throwable.class, e -> {
                 LOG.warn("{}: the Oko probe's answer could not be recorded", node, e);
                 return null;
-            }, executor);
-        pending.put(node, done);
-        return done;
+            }, executor)
+            .addListener(() -> probe.done.set(null), MoreExecutors.directExecutor());
+        return probe.done;
     }
 
     private static Verdict verdictOf(final Throwable failure) {
@@ -106,12 +109,12 @@ public final class OkoSupport {
      * a switch before it has answered.
      */
     public void awaitProbe(final String node, final long timeoutMillis) {
-        final ListenableFuture<Void> probe = pending.get(node);
+        final Probe probe = probes.get(node);
         if (probe == null) {
             return;
         }
         try {
-            probe.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            probe.done.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
@@ -119,7 +122,7 @@ public final class OkoSupport {
         }
     }
 
-    private void record(final String node, final Object probe, final Verdict verdict) {
+    private void record(final String node, final Probe probe, final Verdict verdict) {
         // The reads (the switch's description) before the lock; the check that the answer is current with it.
         final String message = verdict.supported()
             ? verdict.refusal() == null ? "answered PROG_STATS" : verdict.refusal()
@@ -128,7 +131,7 @@ public final class OkoSupport {
             if (probes.get(node) != probe) {
                 return;         // the switch went (or was probed again) meanwhile: this answer is stale
             }
-            verdicts.put(node, verdict);
+            probe.verdict = verdict;
             state.okoSupported(node, verdict.supported(), message);
         }
         if (verdict.supported()) {
@@ -143,11 +146,11 @@ public final class OkoSupport {
      * the switch's description is not in the inventory yet.
      */
     public void describe(final String node) {
-        final Verdict verdict = verdicts.get(node);
+        final Verdict verdict = verdict(node);
         if (verdict != null && !verdict.supported()) {
             final String message = answerOf(node, verdict);
             synchronized (this) {
-                if (verdicts.get(node) == verdict) {
+                if (verdict(node) == verdict) {
                     state.okoSupported(node, false, message);
                 }
             }
@@ -156,19 +159,19 @@ public final class OkoSupport {
 
     /** The switch refused the probe: nothing Oko is to be sent to it. */
     public boolean unsupported(final String node) {
-        final Verdict verdict = verdicts.get(node);
+        final Verdict verdict = verdict(node);
         return verdict != null && !verdict.supported();
     }
 
     /** The switch answered the probe. */
     public boolean supported(final String node) {
-        final Verdict verdict = verdicts.get(node);
+        final Verdict verdict = verdict(node);
         return verdict != null && verdict.supported();
     }
 
     /** "openflow:170 does not support Oko (Open vSwitch 3.1.0 answered BADEXPERIMENTER)". */
     public String unsupportedMessage(final String node) {
-        final Verdict verdict = verdicts.get(node);
+        final Verdict verdict = verdict(node);
         return node + " does not support Oko (" + (verdict == null ? "unknown" : answerOf(node, verdict)) + ")";
     }
 
@@ -191,10 +194,14 @@ public final class OkoSupport {
         }
     }
 
+    /** The verdict of the switch's current connection, once it answered. */
+    private Verdict verdict(final String node) {
+        final Probe probe = probes.get(node);
+        return probe == null ? null : probe.verdict;
+    }
+
     /** The switch is gone: the next connection asks again. */
     public synchronized void forget(final String node) {
         probes.remove(node);
-        verdicts.remove(node);
-        pending.remove(node);
     }
 }

@@ -15,6 +15,7 @@ import com.google.common.util.concurrent.MoreExecutors;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -119,13 +120,13 @@ public final class OperationalState {
     }
 
     /**
-     * Replaces a program's statistics. Only under a program entry that exists: a program removed meanwhile (its
-     * entry deleted) gets none, and the commit fails quietly.
+     * Replaces the statistics of a switch's programs, in one transaction. Only under program entries that exist: a
+     * program removed meanwhile (its entry deleted) fails the write, quietly; the next poll writes the others.
      */
-    public FluentFuture<? extends CommitInfo> statistics(final String node, final long progId,
-            final Statistics statistics) {
+    public FluentFuture<? extends CommitInfo> statistics(final String node, final Map<Long, Statistics> programs) {
         final var tx = broker.newWriteOnlyTransaction();
-        tx.put(LogicalDatastoreType.OPERATIONAL, statisticsPath(node, progId), statistics);
+        programs.forEach((progId, statistics) -> tx.put(LogicalDatastoreType.OPERATIONAL,
+            statisticsPath(node, progId), statistics));
         final var commit = tx.commit();
         commit.addCallback(new FutureCallback<CommitInfo>() {
             @Override
@@ -135,7 +136,7 @@ public final class OperationalState {
 
             @Override
             public void onFailure(final Throwable cause) {
-                LOG.debug("{} program {}: statistics not recorded (entry gone?)", node, progId, cause);
+                LOG.debug("{}: statistics not recorded (a program entry gone?)", node, cause);
             }
         }, MoreExecutors.directExecutor());
         return commit;

@@ -13,6 +13,7 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -103,7 +104,7 @@ public final class StatisticsPoller implements AutoCloseable {
             @Override
             public void onSuccess(final List<ProgramStatistics> result) {
                 inFlight.remove(node);
-                result.forEach(stats -> write(node, programs.get(stats.progId()), stats));
+                write(node, programs, result);
             }
 
             @Override
@@ -115,18 +116,24 @@ public final class StatisticsPoller implements AutoCloseable {
     }
 
     /**
-     * Writes one program's statistics, if the program the request was sent for is still the one loaded (not
-     * unloaded or replaced meanwhile: a replaced program's counters start again at zero).
+     * Writes a switch's statistics in one transaction, each program's only if the program the request was sent
+     * for is still the one loaded (not unloaded or replaced meanwhile: a replaced program's counters start again
+     * at zero).
      */
     @SuppressWarnings("checkstyle:IllegalCatch")
-    private void write(final String node, final LoadedPrograms.Loaded program, final ProgramStatistics stats) {
-        if (program == null || loaded.get(node, stats.progId()).orElse(null) != program) {
-            return;
+    private void write(final String node, final Map<Long, LoadedPrograms.Loaded> programs,
+            final List<ProgramStatistics> result) {
+        final Map<Long, Statistics> current = new HashMap<>();
+        for (ProgramStatistics stats : result) {
+            final LoadedPrograms.Loaded program = programs.get(stats.progId());
+            if (program != null && loaded.get(node, stats.progId()).orElse(null) == program) {
+                current.put(stats.progId(), toStatistics(stats, program.program().image()));
+            }
         }
         try {
-            state.statistics(node, stats.progId(), toStatistics(stats, program.program().image()));
+            state.statistics(node, current);
         } catch (RuntimeException e) {
-            LOG.warn("{}: statistics of program {} not recorded", node, stats.progId(), e);
+            LOG.warn("{}: program statistics not recorded", node, e);
         }
     }
 
@@ -135,13 +142,16 @@ public final class StatisticsPoller implements AutoCloseable {
         final var maps = BindingMap.<org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch
             .program.statistics.MapKey, org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch
             .program.statistics.Map>orderedBuilder();
+        final Map<Integer, String> names = new HashMap<>();
+        if (image != null) {
+            image.maps().forEach(description -> names.put(description.index(), description.name()));
+        }
         for (int index = 0; index < stats.maps().size(); index++) {
             final var map = stats.maps().get(index);
-            final int mapIndex = index;
+            final String name = names.get(index);
             maps.add(new MapBuilder()
-                .setMapIndex(new MapIndex(Uint8.valueOf(mapIndex)))
-                .setMapName(image == null ? null : image.maps().stream().filter(d -> d.index() == mapIndex)
-                    .findFirst().map(d -> new MapName(d.name())).orElse(null))
+                .setMapIndex(new MapIndex(Uint8.valueOf(index)))
+                .setMapName(name == null ? null : new MapName(name))
                 .setMapType(MapType.forValue(map.mapType()))
                 .setUsed(Uint32.valueOf(map.used()))
                 .setMaxEntries(Uint32.valueOf(map.maxEntries()))

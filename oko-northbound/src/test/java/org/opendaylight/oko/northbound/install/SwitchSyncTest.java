@@ -452,7 +452,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         final var stats = StatisticsPoller.toStatistics(new SwitchClient.ProgramStatistics(77, false, 1, 0, 0, 0, 0,
             0, 0, 3, 0, List.of()), null);
         assertThrows(java.util.concurrent.ExecutionException.class,
-            () -> state.statistics(NODE, 77, stats).get(10, TimeUnit.SECONDS));
+            () -> state.statistics(NODE, java.util.Map.of(77L, stats)).get(10, TimeUnit.SECONDS));
         assertFalse(readStatus(NODE, 77).isPresent());
     }
 

@@ -75,4 +75,14 @@ public record ProtocolVector(String name, String kind, boolean wellFormed, Strin
         return new ProtocolVector(file.substring(0, file.length() - ".hex".length()), kind, expect.equals("ok"),
             comment.toString(), HexFormat.of().parseHex(hex));
     }
+
+    /** The bytes of the vector file {@code name}.hex. */
+    public static byte[] bytesOf(final String name) {
+        return read(DIRECTORY.resolve(name + ".hex")).bytes();
+    }
+
+    /** Bytes as the vector files and assertion messages spell them: hex pairs separated by spaces. */
+    public static String hex(final byte[] bytes) {
+        return java.util.HexFormat.ofDelimiter(" ").formatHex(bytes);
+    }
 }

@@ -8,6 +8,9 @@
 package org.opendaylight.oko.openflowjava.vectors;
 
 import com.google.common.util.concurrent.ListenableFuture;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.opendaylight.oko.openflowjava.OkoConstants;
 import org.opendaylight.openflowjava.protocol.api.connection.ConnectionConfiguration;
 import org.opendaylight.openflowjava.protocol.api.connection.SwitchConnectionHandler;
 import org.opendaylight.openflowjava.protocol.api.extensibility.OFDeserializer;
@@ -40,6 +43,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.meter.band.header.meter.band.MeterBandExperimenterCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.queue.property.header.QueueProperty;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.table.features.properties.grouping.TableFeatureProperties;
+import org.opendaylight.yangtools.binding.DataObject;
 
 /**
  * A {@link SwitchConnectionProvider} that is only its codec registries: openflowjava's real
@@ -223,5 +227,16 @@ public final class RegistryBackedProvider implements SwitchConnectionProvider {
     @Override
     public boolean unregisterDeserializerMapping(final TypeToClassKey key) {
         return deserialization.unregisterMapping(key);
+    }
+
+    /** Decodes one whole message as a switch connection would (after the version byte); every byte is read. */
+    public DataObject decode(final byte[] bytes) {
+        final ByteBuf in = Unpooled.wrappedBuffer(bytes);
+        in.skipBytes(1);   // OFVersionDetector
+        final DataObject decoded = deserialization().deserialize(in, OkoConstants.OF13);
+        if (in.readableBytes() != 0) {
+            throw new AssertionError("decoder left " + in.readableBytes() + " bytes unread");
+        }
+        return decoded;
     }
 }

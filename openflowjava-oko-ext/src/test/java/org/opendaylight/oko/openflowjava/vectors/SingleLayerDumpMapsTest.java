@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.opendaylight.oko.openflowjava.vectors.ProtocolVector.bytesOf;
+import static org.opendaylight.oko.openflowjava.vectors.ProtocolVector.hex;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -36,7 +38,6 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.experimenter.core.message.ExperimenterMessageOfChoice;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.multipart.reply.multipart.reply.body.MultipartReplyExperimenter;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.multipart.request.multipart.request.body.MultipartRequestExperimenterBuilder;
-import org.opendaylight.yangtools.binding.DataObject;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
 
@@ -77,7 +78,7 @@ class SingleLayerDumpMapsTest {
             .build();
         final ByteBuf out = Unpooled.buffer();
         provider.serialization().messageToBuffer(OkoConstants.OF13, out, request);
-        assertEquals(hex(vector("dump_maps_request_mask")), hex(ByteBufUtil.getBytes(out)));
+        assertEquals(hex(bytesOf("dump_maps_request_mask")), hex(ByteBufUtil.getBytes(out)));
     }
 
     @Test
@@ -98,13 +99,13 @@ class SingleLayerDumpMapsTest {
     @Test
     void pluginsOwnReplyDecoderDropsOkoReplies() {
         // The openflowjava key bug (experimenter ids compared by reference): why Oko installs its own decoder.
-        assertThrows(IllegalStateException.class, () -> decode(vector("dump_maps_reply_more")));
+        assertThrows(IllegalStateException.class, () -> decode(bytesOf("dump_maps_reply_more")));
     }
 
     @Test
     void replyBecomesAnItemOfTheRpcOutput() {
         registrar.registerSingleLayerReplyDecoder(provider);
-        final MultipartReply reply = decode(vector("dump_maps_reply_more"));
+        final MultipartReply reply = decode(bytesOf("dump_maps_reply_more"));
         assertEquals(XID, reply.getXid());
         assertTrue(reply.getRequestMore(), "REPLY_MORE flag");
         final var body = assertInstanceOf(MultipartReplyExperimenter.class, reply.getMultipartReplyBody());
@@ -125,7 +126,7 @@ class SingleLayerDumpMapsTest {
     void everyReplyVectorDecodes() {
         registrar.registerSingleLayerReplyDecoder(provider);
         for (String name : new String[] { "dump_maps_reply_last", "dump_maps_reply_lpm", "dump_maps_reply_more" }) {
-            final var body = (MultipartReplyExperimenter) decode(vector(name)).getMultipartReplyBody();
+            final var body = (MultipartReplyExperimenter) decode(bytesOf(name)).getMultipartReplyBody();
             assertInstanceOf(OkoDumpMapsReplySal.class, body.getExperimenterMessageOfChoice(), name);
         }
     }
@@ -133,7 +134,7 @@ class SingleLayerDumpMapsTest {
     @Test
     void truncatedReplyIsADecodingError() {
         registrar.registerSingleLayerReplyDecoder(provider);
-        final byte[] whole = vector("dump_maps_reply_last");
+        final byte[] whole = bytesOf("dump_maps_reply_last");
         final byte[] cut = java.util.Arrays.copyOf(whole, whole.length - 4);
         cut[2] = (byte) (cut.length >> 8);
         cut[3] = (byte) cut.length;
@@ -159,18 +160,6 @@ class SingleLayerDumpMapsTest {
     }
 
     private MultipartReply decode(final byte[] bytes) {
-        final ByteBuf in = Unpooled.wrappedBuffer(bytes);
-        in.skipBytes(1);   // OFVersionDetector
-        final DataObject decoded = provider.deserialization().deserialize(in, OkoConstants.OF13);
-        assertEquals(0, in.readableBytes(), "decoder left bytes unread");
-        return assertInstanceOf(MultipartReply.class, decoded);
-    }
-
-    private static byte[] vector(final String name) {
-        return ProtocolVector.read(ProtocolVector.DIRECTORY.resolve(name + ".hex")).bytes();
-    }
-
-    private static String hex(final byte[] bytes) {
-        return HexFormat.ofDelimiter(" ").formatHex(bytes);
+        return assertInstanceOf(MultipartReply.class, provider.decode(bytes));
     }
 }

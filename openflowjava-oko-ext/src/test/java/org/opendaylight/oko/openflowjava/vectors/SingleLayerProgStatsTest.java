@@ -12,11 +12,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.opendaylight.oko.openflowjava.vectors.ProtocolVector.bytesOf;
+import static org.opendaylight.oko.openflowjava.vectors.ProtocolVector.hex;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.opendaylight.oko.openflowjava.OkoConstants;
@@ -32,7 +33,6 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.output.experimenter.core.message.item.experimenter.message.of.choice.OkoProgStatsReplySal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.multipart.reply.multipart.reply.body.MultipartReplyExperimenter;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.multipart.request.multipart.request.body.MultipartRequestExperimenterBuilder;
-import org.opendaylight.yangtools.binding.DataObject;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
 
@@ -66,12 +66,12 @@ class SingleLayerProgStatsTest {
             .build();
         final ByteBuf out = Unpooled.buffer();
         provider.serialization().messageToBuffer(OkoConstants.OF13, out, request);
-        assertEquals(hex(vector("prog_stats_request")), hex(ByteBufUtil.getBytes(out)));
+        assertEquals(hex(bytesOf("prog_stats_request")), hex(ByteBufUtil.getBytes(out)));
     }
 
     @Test
     void replyBecomesAnItemOfTheRpcOutputWithEveryField() {
-        final MultipartReply reply = decode(vector("prog_stats_reply"));
+        final MultipartReply reply = decode(bytesOf("prog_stats_reply"));
         assertEquals(Uint32.valueOf(3), reply.getXid());
         assertFalse(reply.getRequestMore(), "last reply");
         final var body = assertInstanceOf(MultipartReplyExperimenter.class, reply.getMultipartReplyBody());
@@ -104,8 +104,8 @@ class SingleLayerProgStatsTest {
 
     @Test
     void moreAndEmptyRepliesDecode() {
-        assertTrue(decode(vector("prog_stats_reply_more")).getRequestMore());
-        final var body = (MultipartReplyExperimenter) decode(vector("prog_stats_reply_empty")).getMultipartReplyBody();
+        assertTrue(decode(bytesOf("prog_stats_reply_more")).getRequestMore());
+        final var body = (MultipartReplyExperimenter) decode(bytesOf("prog_stats_reply_empty")).getMultipartReplyBody();
         assertTrue(((OkoProgStatsReplySal) body.getExperimenterMessageOfChoice()).getOkoProgStatsReply()
             .nonnullProgStats().isEmpty());
     }
@@ -114,23 +114,11 @@ class SingleLayerProgStatsTest {
     void malformedRepliesAreDecodingErrors() {
         for (String name : List.of("prog_stats_reply_bad_record_length", "prog_stats_reply_count_overflow",
                 "prog_stats_reply_truncated_record", "prog_stats_reply_map_index", "prog_stats_reply_unknown_flags")) {
-            assertThrows(OkoDecodingException.class, () -> decode(vector(name)), name);
+            assertThrows(OkoDecodingException.class, () -> decode(bytesOf(name)), name);
         }
     }
 
     private MultipartReply decode(final byte[] bytes) {
-        final ByteBuf in = Unpooled.wrappedBuffer(bytes);
-        in.skipBytes(1);   // OFVersionDetector
-        final DataObject decoded = provider.deserialization().deserialize(in, OkoConstants.OF13);
-        assertEquals(0, in.readableBytes(), "decoder left bytes unread");
-        return assertInstanceOf(MultipartReply.class, decoded);
-    }
-
-    private static byte[] vector(final String name) {
-        return ProtocolVector.read(ProtocolVector.DIRECTORY.resolve(name + ".hex")).bytes();
-    }
-
-    private static String hex(final byte[] bytes) {
-        return HexFormat.ofDelimiter(" ").formatHex(bytes);
+        return assertInstanceOf(MultipartReply.class, provider.decode(bytes));
     }
 }
