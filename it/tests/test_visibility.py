@@ -204,6 +204,9 @@ def test_a_flow_written_before_its_program_reaches_the_switch_once_the_program_i
     assert refused["program-id"] == LATE_PROG_ID and refused["table-id"] == 0, refused
     assert refused["reason"] == f"OKO_EC_UNKNOWN_PROG: program {LATE_PROG_ID} is not loaded", refused
     assert refused["refused-at"].startswith("20"), refused
+    r = requests.get(f"{clean.restconf}/data/oko:switches/switch={node}?content=nonconfig&fields=refused-flow",
+                     auth=AUTH, timeout=30)                                  # the guide's command
+    assert r.status_code == 200 and r.json()["oko:switch"][0]["refused-flow"] == [refused], r.text
     assert f"filter_prog={LATE_PROG_ID}" not in clean.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {clean.bridge}").stdout
     lines = [line for line in _karaf_log(clean)[log_start:].splitlines()
              if "flow late-udp (table 0) is not on the switch" in line]

@@ -96,7 +96,8 @@ public final class OkoNorthbound implements AutoCloseable {
         final var loaded = new LoadedPrograms();
         final var state = new OperationalState(broker);
         final var support = new OkoSupport(client, state, broker, pool);
-        final var flows = new FilterFlows(client, loaded, state, support, pool, SWITCH_TIMEOUT_MILLIS);
+        final var flows = new FilterFlows(client, loaded, state, support, pool, SWITCH_TIMEOUT_MILLIS,
+            FilterFlows.RECENT_INSTALL_NANOS);
         final var installer = new ProgramInstaller(client, loaded, state, flows);
         final var sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool,
             SWITCH_TIMEOUT_MILLIS);
@@ -119,7 +120,7 @@ public final class OkoNorthbound implements AutoCloseable {
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
             DataObjectReference.builder(Nodes.class).child(Node.class).augmentation(FlowCapableNode.class)
                 .child(Table.class).child(Flow.class).build(),
-            changes -> configChanges.execute(() -> flows.flowsChanged(changes, ownership::isOwned))));
+            flows::flowsChanged));
         // A switch gone from the operational inventory: nobody masters it. A switch that appears in it: its
         // description is there to name its software. (A change under a node is ignored.)
         registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.OPERATIONAL,

@@ -16,6 +16,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.WriteTransaction;
 import org.opendaylight.mdsal.common.api.DataValidationFailedException;
@@ -66,6 +69,8 @@ import org.slf4j.LoggerFactory;
  * initial entries of the wrong size), and the deletion of a program a switch entry still names (the switch would
  * run it with nothing in the configuration saying so). The cohort sits on the datastore's root so that it sees
  * both subtrees of one transaction: a program and the switch entries that name it may go in the same request.
+ * (The root belongs to the default shard, where the oko module's data lives unless modules.conf gives it its own
+ * shard: then this cohort sees none of it.)
  *
  * <p>Committed: each new or changed program gets its operational info, and each new or changed switch program
  * entry the status {@code pending}, in the commit itself: a read right after the write sees them (the controller
@@ -74,6 +79,8 @@ import org.slf4j.LoggerFactory;
 @Component(service = { }, immediate = true)
 public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProgramsCommitCohort.class);
+    /** How long a commit waits for its operational entries (the controller writes them again moments later). */
+    private static final long RECORD_TIMEOUT_MILLIS = 2_000;
 
     private final BindingNormalizedNodeSerializer codec;
     private final DataBroker broker;
@@ -83,6 +90,11 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
     private final YangInstanceIdentifier programsPath;
     private final YangInstanceIdentifier switchesPath;
     private final Registration registration;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        final Thread thread = new Thread(runnable, "oko-commit-cohort-timer");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     @Activate
     public ProgramsCommitCohort(@Reference final DOMDataBroker domBroker, @Reference final DataBroker broker,
@@ -180,10 +192,12 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         if (!any) {
             return PostPreCommitStep.NOOP_COMMIT_FUTURE;
         }
-        return Futures.catching(tx.commit(), Exception.class, cause -> {
-            LOG.warn("Could not record the operational state of a configuration write as it committed", cause);
-            return null;
-        }, MoreExecutors.directExecutor());
+        // Bounded: without an operational leader the configuration write must not wait (nor fail) for it.
+        return Futures.catching(Futures.withTimeout(tx.commit(), RECORD_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS,
+            timer), Exception.class, cause -> {
+                LOG.warn("Could not record the operational state of a configuration write as it committed", cause);
+                return null;
+            }, MoreExecutors.directExecutor());
     }
 
     /**
@@ -294,5 +308,6 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         if (registration != null) {
             registration.close();
         }
+        timer.shutdownNow();
     }
 }

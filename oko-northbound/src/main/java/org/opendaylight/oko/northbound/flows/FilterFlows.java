@@ -14,13 +14,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Predicate;
 import org.opendaylight.mdsal.binding.api.DataTreeModification;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
 import org.opendaylight.oko.northbound.install.OkoSupport;
@@ -55,7 +55,9 @@ public final class FilterFlows implements SwitchEvents {
      * A flow configured within this long after its program was installed may have been pushed by the forwarding
      * rules manager before the program reached the switch (its notification ran first): it is pushed once more.
      */
-    static final long RECENT_INSTALL_NANOS = TimeUnit.SECONDS.toNanos(5);
+    public static final long RECENT_INSTALL_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** Why a flow the switch deleted with its program (a forced unload) is not there. */
+    private static final String REMOVED_WITH_PROGRAM = "removed by the switch when program %d was unloaded (force)";
     private static final Logger LOG = LoggerFactory.getLogger(FilterFlows.class);
 
     /** A flow's place in the configuration of one switch. */
@@ -72,6 +74,9 @@ public final class FilterFlows implements SwitchEvents {
     private final OkoSupport support;
     private final ExecutorService pool;
     private final long switchTimeoutMillis;
+    private final long recentInstallNanos;
+    /** The switches mastered here whose programs are loaded (from switchReady to switchForgotten). */
+    private final Set<String> mastered = ConcurrentHashMap.newKeySet();
     /** Per switch, its configured flows that name a program (kept for every switch, mastered here or not). */
     private final Map<String, Map<FlowKey, Configured>> configured = new ConcurrentHashMap<>();
     /** Per switch, its refused flows and the reason; touched only on the switch's executor. */
@@ -81,13 +86,15 @@ public final class FilterFlows implements SwitchEvents {
     private final Map<String, Executor> perSwitch = new ConcurrentHashMap<>();
 
     public FilterFlows(final SwitchClient client, final LoadedPrograms loaded, final OperationalState state,
-            final OkoSupport support, final ExecutorService pool, final long switchTimeoutMillis) {
+            final OkoSupport support, final ExecutorService pool, final long switchTimeoutMillis,
+            final long recentInstallNanos) {
         this.client = requireNonNull(client);
         this.loaded = requireNonNull(loaded);
         this.state = requireNonNull(state);
         this.support = requireNonNull(support);
         this.pool = requireNonNull(pool);
         this.switchTimeoutMillis = switchTimeoutMillis;
+        this.recentInstallNanos = recentInstallNanos;
     }
 
     /** The program id a flow's filter-prog match names, if it has one. */
@@ -110,9 +117,10 @@ public final class FilterFlows implements SwitchEvents {
 
     /**
      * Flows were configured, changed or deleted. The index follows every switch; the flows of switches this
-     * controller instance masters are checked.
+     * controller instance masters are checked. Called on the datastore's notification thread: it only updates the
+     * index and queues work, and decides there whether the forwarding rules manager's push may be refused.
      */
-    public void flowsChanged(final List<DataTreeModification<Flow>> changes, final Predicate<String> mastered) {
+    public void flowsChanged(final List<DataTreeModification<Flow>> changes) {
         for (var change : changes) {
             final DataObjectIdentifier<Flow> path = change.path();
             final String node = path.firstKeyOf(Node.class).getId().getValue();
@@ -129,7 +137,7 @@ public final class FilterFlows implements SwitchEvents {
                     flows.remove(key);
                 }
             }
-            if (mastered.test(node)) {
+            if (mastered.contains(node)) {
                 // Decided now, as the forwarding rules manager is told of the same change and pushes it.
                 final boolean atRisk = progId.isPresent() && !settled(node, progId.getAsLong());
                 onSwitch(node, () -> check(node, key, atRisk));
@@ -142,8 +150,9 @@ public final class FilterFlows implements SwitchEvents {
         if (loaded.get(node, progId).isEmpty()) {
             return false;
         }
+        // No time yet: installed this very moment (LoadedPrograms is told just before this class).
         final Long at = installedAt.getOrDefault(node, Map.of()).get(progId);
-        return at == null || System.nanoTime() - at > RECENT_INSTALL_NANOS;
+        return at != null && System.nanoTime() - at > recentInstallNanos;
     }
 
     /** A program was installed on a switch (loaded and given its map entries): its refused flows go again. */
@@ -165,31 +174,52 @@ public final class FilterFlows implements SwitchEvents {
      * Those whose program is not there are refused: they are pushed here to learn the switch's answer.
      */
     @Override
-    public void switchReady(final String node) {
+    public void programUnloaded(final String node, final long progId, final boolean force) {
+        if (!force) {
+            return;         // the switch refuses an unload while rules use the program: none were named by flows
+        }
         onSwitch(node, () -> {
-            for (var key : List.copyOf(refusals(node).keySet())) {
-                if (configured(node, key) == null) {
-                    forget(node, key);
+            for (var entry : Map.copyOf(configured.getOrDefault(node, Map.of())).entrySet()) {
+                if (entry.getValue().progId() == progId) {
+                    refuse(node, entry.getKey(), entry.getValue(), String.format(REMOVED_WITH_PROGRAM, progId),
+                        "; it is pushed again when program " + progId + " is installed there");
                 }
             }
+        });
+    }
+
+    /**
+     * The switch (re)connected and its programs were loaded; the forwarding rules manager pushes its flows next.
+     * What an earlier master (or this controller before a restart) listed goes; the flows whose program is not
+     * there are pushed here to learn the switch's answer.
+     */
+    @Override
+    public void switchReady(final String node) {
+        mastered.add(node);
+        onSwitch(node, () -> {
+            refusals(node).clear();
+            state.removeRefusedFlows(node);
             for (var entry : Map.copyOf(configured.getOrDefault(node, Map.of())).entrySet()) {
                 check(node, entry.getKey(), loaded.get(node, entry.getValue().progId()).isEmpty());
             }
         });
     }
 
-    /** The switch is no longer mastered here: what was said of its flows goes (its next master says it again). */
+    /**
+     * The switch is no longer mastered here. Its list is left as it is: its next master (or this controller when
+     * the switch comes back) replaces it; deleting it here could delete what the new master wrote.
+     */
     @Override
     public void switchForgotten(final String node) {
+        mastered.remove(node);
         installedAt.remove(node);
-        onSwitch(node, () -> {
-            for (var key : List.copyOf(refusals(node).keySet())) {
-                forget(node, key);
-            }
-        });
+        onSwitch(node, () -> refusals(node).clear());
     }
 
     private void check(final String node, final FlowKey key, final boolean atRisk) {
+        if (!mastered.contains(node)) {
+            return;         // no longer mastered here: its new master checks it
+        }
         final Configured flow = configured(node, key);
         if (flow == null) {
             forget(node, key);
@@ -208,6 +238,9 @@ public final class FilterFlows implements SwitchEvents {
     }
 
     private void push(final String node, final FlowKey key, final Configured flow) {
+        if (!mastered.contains(node)) {
+            return;
+        }
         try {
             client.addFlow(node, flow.path(), flow.flow()).get(switchTimeoutMillis * 2, TimeUnit.MILLISECONDS);
             if (refusals(node).remove(key) != null) {
@@ -235,6 +268,9 @@ public final class FilterFlows implements SwitchEvents {
     /** Records a refusal; karaf.log gets one line per flow refused, not one per attempt. */
     private void refuse(final String node, final FlowKey key, final Configured flow, final String reason,
             final String next) {
+        if (!mastered.contains(node)) {
+            return;
+        }
         final String before = refusals(node).put(key, reason);
         if (before == null) {
             LOG.warn("{}: flow {} (table {}) is not on the switch: {}{}", node, key.flowId(), key.tableId(), reason,

@@ -15,7 +15,12 @@ import com.google.common.util.concurrent.MoreExecutors;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -156,6 +161,31 @@ public final class OperationalState {
             new RefusedFlowBuilder().setTableId(Uint8.valueOf(tableId)).setFlowId(flowId)
                 .setProgramId(new ProgramId(Uint32.valueOf(progId))).setReason(reason).setRefusedAt(now()).build());
         return logged(tx.commit(), node + " flow " + flowId);
+    }
+
+    /**
+     * Removes every refused flow listed for a switch (read, then deleted one by one: a keyed list has no path of
+     * its own). Waits for the read; the deletes are written as one transaction.
+     */
+    public void removeRefusedFlows(final String node) {
+        final Collection<RefusedFlow> listed;
+        try (var tx = broker.newReadOnlyTransaction()) {
+            listed = tx.read(LogicalDatastoreType.OPERATIONAL, switchPath(node)).get(10, TimeUnit.SECONDS)
+                .map(sw -> sw.nonnullRefusedFlow().values()).orElse(List.of());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("{}: cannot read its refused flows", node, e);
+            return;
+        }
+        if (listed.isEmpty()) {
+            return;
+        }
+        final var tx = broker.newWriteOnlyTransaction();
+        listed.forEach(flow -> tx.delete(LogicalDatastoreType.OPERATIONAL, refusedFlowPath(node,
+            flow.getTableId().shortValue(), flow.getFlowId())));
+        logged(tx.commit(), node + " refused flows");
     }
 
     /** A flow no longer refused: the switch accepted it, or its configuration went. */

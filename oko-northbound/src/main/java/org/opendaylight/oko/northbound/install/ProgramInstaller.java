@@ -114,8 +114,10 @@ public final class ProgramInstaller {
                 // Never leave the program without its parameters: take it off the switch again.
                 final Outcome outcome = new Outcome(InstallStatus.Failed, "initial entries of map '"
                     + write.mapName() + "' refused: " + cause.getMessage() + "; the program was unloaded");
-                return Futures.catching(Futures.transform(client.unloadProgram(node, progId, true), i -> outcome,
-                    MoreExecutors.directExecutor()), Throwable.class, unloadFailure -> new Outcome(
+                return Futures.catching(Futures.transform(client.unloadProgram(node, progId, true), i -> {
+                    events.programUnloaded(node, progId, true);
+                    return outcome;
+                }, MoreExecutors.directExecutor()), Throwable.class, unloadFailure -> new Outcome(
                         InstallStatus.Failed, outcome.message().replace("; the program was unloaded",
                             "; unloading it failed too: " + unloadFailure.getMessage())),
                     MoreExecutors.directExecutor());
@@ -140,6 +142,7 @@ public final class ProgramInstaller {
     public ListenableFuture<Void> uninstall(final String node, final long progId, final boolean force) {
         return Futures.transform(client.unloadProgram(node, progId, force), ignored -> {
             loaded.remove(node, progId);
+            events.programUnloaded(node, progId, force);
             state.removeProgram(node, progId);
             LOG.info("{}: program {} unloaded", node, progId);
             return null;

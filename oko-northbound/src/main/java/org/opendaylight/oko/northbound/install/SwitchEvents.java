@@ -17,6 +17,11 @@ public interface SwitchEvents {
         }
 
         @Override
+        public void programUnloaded(final String node, final long progId, final boolean force) {
+            // nobody listens
+        }
+
+        @Override
         public void switchReady(final String node) {
             // nobody listens
         }
@@ -29,6 +34,9 @@ public interface SwitchEvents {
 
     /** A program was installed on a switch (loaded, with its map entries). */
     void programInstalled(String node, long progId);
+
+    /** A program was unloaded from a switch; with {@code force} the switch deleted the rules that named it. */
+    void programUnloaded(String node, long progId, boolean force);
 
     /** A switch mastered here has its configured programs: the forwarding rules manager pushes its flows next. */
     void switchReady(String node);

@@ -141,6 +141,7 @@ public final class SwitchSync {
             removeUnwantedStatuses(node, config);
             return;
         }
+        Map<Long, InstallStatus> reported = null;
         for (var entry : config.wanted().entrySet()) {
             final long progId = entry.getKey();
             final String name = entry.getValue();
@@ -164,6 +165,14 @@ public final class SwitchSync {
             if (current.isPresent() && current.orElseThrow().origin() == LoadedPrograms.Origin.CONFIG
                     && current.orElseThrow().program().name().equals(name)
                     && current.orElseThrow().fingerprint().equals(ProgramInstaller.fingerprint(resolved))) {
+                // The entry may have been deleted and written again since the last sync: the commit then said
+                // 'pending', and the switch still runs the very program.
+                if (reported == null) {
+                    reported = reportedStatuses(node);
+                }
+                if (reported.get(progId) != InstallStatus.Installed) {
+                    state.programStatus(node, progId, name, resolved.image().sha256(), Outcome.installed());
+                }
                 continue;
             }
             await(installer.install(node, progId, resolved, LoadedPrograms.Origin.CONFIG, true, true), node);
@@ -228,6 +237,18 @@ public final class SwitchSync {
             programs.ifPresent(p -> p.nonnullProgram().values().forEach(program -> byName.put(
                 program.getName().getValue(), program)));
             return new Config(sw.isPresent(), wanted, byName);
+        }
+    }
+
+    /** The statuses the operational side lists for a switch's programs. */
+    private Map<Long, InstallStatus> reportedStatuses(final String node) {
+        try (var tx = broker.newReadOnlyTransaction()) {
+            final Map<Long, InstallStatus> reported = new HashMap<>();
+            DatastoreReads.await(tx.read(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(node)),
+                switchTimeoutMillis, "the operational state of " + node)
+                .ifPresent(sw -> sw.nonnullProgram().values().forEach(p -> reported.put(
+                    p.getProgramId().getValue().toJava(), p.getStatus())));
+            return reported;
         }
     }
 

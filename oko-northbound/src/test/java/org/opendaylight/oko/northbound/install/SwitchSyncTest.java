@@ -149,6 +149,19 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    void pendingOfAnEntryWrittenAgainWithTheRunningProgramBecomesInstalled() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        // The entry deleted and written again before a sync ran: the commit said 'pending' (the cohort does).
+        state.programStatus(NODE, PROG_ID, "limiter", null, new Outcome(InstallStatus.Pending,
+            "configured; the controller loads it next")).get(10, TimeUnit.SECONDS);
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        assertEquals(2, client.sent.size(), client.sent::toString);       // nothing sent again
+    }
+
+    @Test
     void refusedParametersTakeTheProgramOffTheSwitchAgain() throws Exception {
         client.refusals.put("update", "OKO_EC_BAD_MAP_SIZES: map 0 has key 4 value 16, message has key 4 value 8");
         storeLimiter("5");
