@@ -82,7 +82,16 @@ def test_library_lists_the_rate_limiter_with_its_parameters(clean):
     assert r.status_code == 200, r.text
     filters = {f["name"]: f for f in r.json()["oko:output"]["filter"]}
     limiter = filters["rate-limiter"]
+    assert limiter["version"] == "1.0.0" and limiter["description"].startswith(
+        "Per-source-IPv4 token bucket: matches packets over the limit"), limiter
     assert {p["name"]: p["default"] for p in limiter["parameter"]} == {"rate": "1000", "burst": "rate"}
+    # Keyed lists: RESTCONF does not keep their order (the guide says so).
+    assert sorted((p["name"], p["unit"], p["type"], p["map"]) for p in limiter["parameter"]) == [
+        ("burst", "packets", "u64", "params"), ("rate", "packets per second", "u64", "params")], limiter
+    assert sorted((m["map-index"], m["map-type"], m["key-size"], m["value-size"], m["max-entries"], m["key-layout"],
+                   m["value-layout"]) for m in limiter["map"]) == [
+        (0, "array", 4, 16, 1, "index:u32", "rate:u64 burst:u64"),
+        (1, "lru-hash", 4, 16, 65536, "source:ipv4", "tokens_ns:u64 last_ns:u64")], limiter
     assert [m["map-name"] for m in limiter["map"]] == ["params", "buckets"]
     assert limiter["map"][1]["key-layout"] == "source:ipv4"
 
@@ -218,6 +227,18 @@ def test_over_limit_packets_send_their_sources_bucket_to_the_operational_datasto
     assert buckets["received-at"].startswith("20"), buckets
     sources = [{f["name"]: f["value"] for f in e["key-field"]}["source"] for e in buckets["entry"]]
     assert "10.9.8.7" in sources, buckets["entry"]
+    # The guide's read of that one map, field by field.
+    r = requests.get(f"{clean.restconf}/data/oko:switches/switch={clean.node_id}/program={PROG_ID}/received-map=1"
+                     "?content=nonconfig", auth=AUTH, timeout=30)
+    assert r.status_code == 200, r.text
+    (one,) = r.json()["oko:received-map"]
+    assert (one["map-index"], one["map-name"], one["map-type"], one["complete"], one["cookie"], one["table-id"],
+            one["key-size"], one["value-size"], one["max-entries"]) == (1, "buckets", "lru-hash", True, "0", 0, 4, 16,
+                                                                       65536), one
+    assert one["event-id"] >= 1 and one["entry-count"] == len(one["entry"]), one
+    entry = next(e for e in one["entry"] if e["key"] == "0a090807")
+    assert len(entry["value"]) == 32 and sorted(f["name"] for f in entry["value-field"]) == ["last_ns", "tokens_ns"], \
+        entry
 
 
 def test_restconf_stream_subscriber_receives_maps_received(clean):
