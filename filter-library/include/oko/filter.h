@@ -26,9 +26,11 @@ typedef long long          int64_t;
 #define OKO_NO_MATCH 0
 #define OKO_MATCH    1
 
-/* Helper functions of a filter must be inlined: a program is one function
- * (the loader refuses calls to other functions in it).  Mark them so that
- * clang inlines them even where it would rather not. */
+/* Helper functions of a filter: the loader inlines calls to functions of
+ * the same object (datapath/runtime/src/oko-inline.c: no recursion, at most
+ * OKO_MAX_CALL_DEPTH deep, the 512-byte stack shared by the frames of one
+ * call path).  Marking them always_inline lets clang do it instead, which
+ * gives it the chance to optimise across the call. */
 #define OKO_INLINE static inline __attribute__((always_inline))
 
 /* Section of the entry point, which the loader looks for. */
