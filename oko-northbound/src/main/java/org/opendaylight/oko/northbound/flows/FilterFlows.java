@@ -9,7 +9,9 @@ package org.opendaylight.oko.northbound.flows;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
+import com.google.common.util.concurrent.SettableFuture;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -195,10 +197,20 @@ public final class FilterFlows implements SwitchEvents {
      */
     @Override
     public void switchReady(final String node) {
-        mastered.add(node);
+        // Ready again without having gone (a switch without Oko named with its software): the list is this
+        // controller's own, a changed reason is written without a second log line.
+        final boolean again = !mastered.add(node);
         onSwitch(node, () -> {
-            refusals(node).clear();
-            state.removeRefusedFlows(node);
+            if (again) {
+                for (var key : List.copyOf(refusals(node).keySet())) {
+                    if (configured(node, key) == null) {
+                        forget(node, key);
+                    }
+                }
+            } else {
+                refusals(node).clear();
+                state.removeRefusedFlows(node);
+            }
             for (var entry : Map.copyOf(configured.getOrDefault(node, Map.of())).entrySet()) {
                 check(node, entry.getKey(), loaded.get(node, entry.getValue().progId()).isEmpty());
             }
@@ -293,6 +305,13 @@ public final class FilterFlows implements SwitchEvents {
 
     private Map<FlowKey, String> refusals(final String node) {
         return refused.computeIfAbsent(node, n -> new HashMap<>());
+    }
+
+    /** Completes when the work queued for the switch so far has run (tests wait for it). */
+    ListenableFuture<Void> flushed(final String node) {
+        final SettableFuture<Void> done = SettableFuture.create();
+        onSwitch(node, () -> done.set(null));
+        return done;
     }
 
     private void onSwitch(final String node, final Runnable work) {

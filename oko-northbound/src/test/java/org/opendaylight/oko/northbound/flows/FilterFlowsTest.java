@@ -94,7 +94,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     void flowWrittenBeforeItsProgramIsListedWithTheSwitchsReasonThenPushedWhenTheProgramIsInstalled()
             throws Exception {
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         client.refusals.put("flow", UNKNOWN_PROG);
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").map(f -> f.getReason().equals(UNKNOWN_PROG)
@@ -111,7 +111,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void anotherProgramsInstallationDoesNotPushTheFlow() throws Exception {
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         client.refusals.put("flow", UNKNOWN_PROG);
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").isPresent(), "the refused flow was not listed");
@@ -126,7 +126,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void flowWhoseProgramIsInstalledIsLeftToTheForwardingRulesManager() throws Exception {
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         installed(30);
         writeFlow(NODE, "limit", 30);
         writeFlow(NODE, "marker", 31);
@@ -139,7 +139,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
         // The forwarding rules manager may have pushed it before the program reached the switch.
         flows = new FilterFlows(client, loaded, state, support, pool, 5_000, FilterFlows.RECENT_INSTALL_NANOS);
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         installed(30);
         writeFlow(NODE, "limit", 30);
         waitFor(() -> client.sent.contains(NODE + " flow limit"), "the flow was not pushed");
@@ -149,7 +149,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     void switchWithoutOkoGetsNothingAndItsFlowsAreListed() throws Exception {
         client.refusals.put("stats", "BADEXPERIMENTER");
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").map(f -> f.getReason().startsWith(
             "openflow:1 does not support Oko") && f.getReason().contains("filter_prog")).orElse(false),
@@ -158,9 +158,25 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    void switchWithoutOkoNamedWithItsSoftwareLaterKeepsItsEntriesWithTheNewReason() throws Exception {
+        client.refusals.put("stats", "BADEXPERIMENTER");
+        support.probe(NODE).get(5, TimeUnit.SECONDS);
+        ready();
+        writeFlow(NODE, "limit", 30);
+        waitFor(() -> refused(NODE, "limit").isPresent(), "the flow was not listed");
+        final var first = refused(NODE, "limit").orElseThrow();
+        // The inventory names its software now (SwitchOwnership.inventoryNodeAdded): ready again, not gone.
+        ready();
+        writeFlow(NODE, "second", 31);
+        waitFor(() -> refused(NODE, "second").isPresent(), "the second flow was not listed");
+        assertEquals(first.getRefusedAt(), refused(NODE, "limit").orElseThrow().getRefusedAt());
+        assertEquals(List.of(NODE + " stats 0"), client.sent);
+    }
+
+    @Test
     void deletedFlowLeavesTheList() throws Exception {
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         client.refusals.put("flow", UNKNOWN_PROG);
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").isPresent(), "the refused flow was not listed");
@@ -173,7 +189,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void flowWithoutFilterProgIsNotTouched() throws Exception {
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         final var tx = broker.newWriteOnlyTransaction();
         tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, flowPath(NODE, "plain"),
             new FlowBuilder().setId(new FlowId("plain")).setTableId(Uint8.ZERO).setPriority(Uint16.TEN).build());
@@ -186,7 +202,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void flowsOfASwitchMasteredElsewhereAreLeftAlone() throws Exception {
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         writeFlow("openflow:2", "limit", 30);
         writeFlow(NODE, "marker", 31);
         waitFor(() -> client.sent.contains(NODE + " flow marker"), "the marker flow was not pushed");
@@ -197,14 +213,14 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void reconnectPushesFlowsWhoseProgramIsMissingAndReplacesTheList() throws Exception {
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         installed(30);
         writeFlow(NODE, "limit", 30);
         writeFlow(NODE, "other", 31);
         waitFor(() -> client.sent.contains(NODE + " flow other"), "the flow of the missing program was not pushed");
         client.sent.clear();
         client.refusals.put("flow", "OKO_EC_UNKNOWN_PROG: filter_prog 31 is not loaded");
-        flows.switchReady(NODE);
+        ready();
         waitFor(() -> refused(NODE, "other").isPresent(), "the flow of the missing program was not listed");
         assertEquals(List.of(NODE + " flow other"), client.sent);
 
@@ -219,7 +235,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
         // Back here with program 31 installed meanwhile: the old list goes, the missing program's flow is pushed.
         client.refusals.remove("flow");
         loaded.put(NODE, 31, new LoadedPrograms.Loaded(null, LoadedPrograms.Origin.CONFIG, "x"));
-        flows.switchReady(NODE);
+        ready();
         waitFor(() -> refused(NODE, "other").isEmpty(), "the old list stayed");
         waitFor(() -> client.sent.contains(NODE + " flow third"), "the flow of program 32 was not pushed");
         assertTrue(!client.sent.subList(1, client.sent.size()).contains(NODE + " flow other"), client.sent::toString);
@@ -228,7 +244,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void flowsTheSwitchDeletedWithAForcedUnloadAreListedAndPushedWhenTheProgramIsBack() throws Exception {
         support.probe(NODE).get(5, TimeUnit.SECONDS);
-        flows.switchReady(NODE);
+        ready();
         installed(30);
         writeFlow(NODE, "limit", 30);
         writeFlow(NODE, "marker", 31);
@@ -240,6 +256,12 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
         flows.programInstalled(NODE, 30);
         waitFor(() -> refused(NODE, "limit").isEmpty(), "the flow stayed listed");
         assertTrue(client.sent.contains(NODE + " flow limit"), client.sent::toString);
+    }
+
+    /** The switch is mastered here and its flows are checked (what switchReady queued has run). */
+    private void ready() throws Exception {
+        flows.switchReady(NODE);
+        flows.flushed(NODE).get(5, TimeUnit.SECONDS);
     }
 
     /** The program is loaded on the switch, installed long enough ago for flows configured now. */
