@@ -209,17 +209,9 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         final var tx = broker.newWriteOnlyTransaction();
         for (Change change : changes) {
             recordPrograms(tx, change.programsAfter(), change.programsBefore());
-            if (change.switchesAfter() != null) {
-                for (var sw : change.switchesAfter().nonnullSwitch().values()) {
-                    final var oldSwitch = change.switchesBefore() == null ? null
-                        : change.switchesBefore().nonnullSwitch().get(sw.key());
-                    for (var entry : sw.nonnullProgram().values()) {
-                        if (!entry.equals(oldSwitch == null ? null : oldSwitch.nonnullProgram().get(entry.key()))) {
-                            tx.delete(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(
-                                sw.getNode().getValue(), entry.getProgramId().getValue().toJava()));
-                        }
-                    }
-                }
+            for (WrittenEntry written : writtenEntries(change.switchesBefore(), change.switchesAfter())) {
+                tx.delete(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(written.node(),
+                    written.entry().getProgramId().getValue().toJava()));
             }
         }
         LOG.info("A configuration write of /programs or /switches was aborted after its pre-commit");
@@ -248,29 +240,39 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         return any;
     }
 
-    private static boolean recordSwitchPrograms(final WriteTransaction tx,
-            final Switches before, final Switches after) {
-        if (after == null) {
-            return false;
+    private static boolean recordSwitchPrograms(final WriteTransaction tx, final Switches before,
+            final Switches after) {
+        final List<WrittenEntry> written = writtenEntries(before, after);
+        for (WrittenEntry one : written) {
+            final var entry = one.entry();
+            tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(one.node(),
+                entry.getProgramId().getValue().toJava()), new ProgramBuilder().setProgramId(entry.getProgramId())
+                    .setProgram(entry.getProgram()).setStatus(InstallStatus.Pending)
+                    .setStatusMessage("configured; the controller loads it next")
+                    .setStatusTime(OperationalState.now()).build());
         }
-        boolean any = false;
+        return !written.isEmpty();
+    }
+
+    /** A switch program entry a transaction wrote (new, or different from before). */
+    private record WrittenEntry(String node,
+            org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program entry) {
+    }
+
+    private static List<WrittenEntry> writtenEntries(final Switches before, final Switches after) {
+        final List<WrittenEntry> written = new ArrayList<>();
+        if (after == null) {
+            return written;
+        }
         for (var sw : after.nonnullSwitch().values()) {
             final var oldSwitch = before == null ? null : before.nonnullSwitch().get(sw.key());
             for (var entry : sw.nonnullProgram().values()) {
-                final var oldEntry = oldSwitch == null ? null : oldSwitch.nonnullProgram().get(entry.key());
-                if (entry.equals(oldEntry)) {
-                    continue;
+                if (!entry.equals(oldSwitch == null ? null : oldSwitch.nonnullProgram().get(entry.key()))) {
+                    written.add(new WrittenEntry(sw.getNode().getValue(), entry));
                 }
-                final String node = sw.getNode().getValue();
-                final long progId = entry.getProgramId().getValue().toJava();
-                tx.mergeParentStructurePut(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(node,
-                    progId), new ProgramBuilder().setProgramId(entry.getProgramId()).setProgram(entry.getProgram())
-                        .setStatus(InstallStatus.Pending).setStatusMessage("configured; the controller loads it next")
-                        .setStatusTime(OperationalState.now()).build());
-                any = true;
             }
         }
-        return any;
+        return written;
     }
 
     /** The candidate node of a top-level container, when the transaction touched it. */

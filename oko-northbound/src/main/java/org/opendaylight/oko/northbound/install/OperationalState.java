@@ -18,12 +18,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
@@ -52,6 +50,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class OperationalState {
     private static final Logger LOG = LoggerFactory.getLogger(OperationalState.class);
+    private static final long READ_TIMEOUT_MILLIS = 10_000;
     private static final DateTimeFormatter DATE_AND_TIME = DateTimeFormatter.ISO_OFFSET_DATE_TIME
         .withZone(ZoneOffset.UTC);
 
@@ -170,12 +169,10 @@ public final class OperationalState {
     public void removeRefusedFlows(final String node) {
         final Collection<RefusedFlow> listed;
         try (var tx = broker.newReadOnlyTransaction()) {
-            listed = tx.read(LogicalDatastoreType.OPERATIONAL, switchPath(node)).get(10, TimeUnit.SECONDS)
+            listed = DatastoreReads.await(tx.read(LogicalDatastoreType.OPERATIONAL, switchPath(node)),
+                READ_TIMEOUT_MILLIS, "the refused flows of " + node)
                 .map(sw -> sw.nonnullRefusedFlow().values()).orElse(List.of());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (IllegalStateException e) {
             LOG.warn("{}: cannot read its refused flows", node, e);
             return;
         }

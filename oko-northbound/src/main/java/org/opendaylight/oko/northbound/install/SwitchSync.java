@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -107,7 +106,7 @@ public final class SwitchSync {
 
     /** A program no longer configured for the switch has no status to keep. */
     private void removeUnwantedStatuses(final String node, final Config config) {
-        for (long progId : reportedPrograms(node)) {
+        for (long progId : reportedStatuses(node).keySet()) {
             if (!config.wanted().containsKey(progId)) {
                 state.removeProgram(node, progId);
             }
@@ -252,15 +251,4 @@ public final class SwitchSync {
         }
     }
 
-    /** The program ids the operational side lists for a switch (a transaction reads one datastore only). */
-    private Set<Long> reportedPrograms(final String node) {
-        try (var tx = broker.newReadOnlyTransaction()) {
-            final Set<Long> reported = new TreeSet<>();
-            DatastoreReads.await(tx.read(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(node)),
-                switchTimeoutMillis, "the operational state of " + node)
-                .ifPresent(sw -> sw.nonnullProgram().values().forEach(p -> reported.add(
-                    p.getProgramId().getValue().toJava())));
-            return reported;
-        }
-    }
 }

@@ -203,12 +203,7 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
             .setFlowRef(new FlowRef(path))
             .setFlowTable(new FlowTableRef(path.trimTo(Table.class)))
             .build();
-        final var added = withTimeout(node, rpcs.getRpc(AddFlow.class).invoke(input));
-        requestBarrier(node);
-        return Futures.transformAsync(added,
-            result -> result.isSuccessful() ? Futures.immediateVoidFuture()
-                : Futures.immediateFailedFuture(failure(node, result)),
-            MoreExecutors.directExecutor());
+        return answeredAtBarrier(node, rpcs.getRpc(AddFlow.class).invoke(input));
     }
 
     private static ProgramStatistics statistics(final ProgStats prog) {
@@ -238,9 +233,15 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
             .setNode(nodeRef(node))
             .setExperimenterMessageOfChoice(message)
             .build();
-        final var sent = withTimeout(node, rpcs.getRpc(SendExperimenter.class).invoke(input));
+        return answeredAtBarrier(node, rpcs.getRpc(SendExperimenter.class).invoke(input));
+    }
+
+    /** A call openflowplugin completes at the next barrier: a barrier right behind it, the switch's verdict. */
+    private <T> ListenableFuture<Void> answeredAtBarrier(final String node,
+            final ListenableFuture<RpcResult<T>> call) {
+        final var answered = withTimeout(node, call);
         requestBarrier(node);
-        return Futures.transformAsync(sent,
+        return Futures.transformAsync(answered,
             result -> result.isSuccessful() ? Futures.immediateVoidFuture()
                 : Futures.immediateFailedFuture(failure(node, result)),
             MoreExecutors.directExecutor());

@@ -93,8 +93,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void flowWrittenBeforeItsProgramIsListedWithTheSwitchsReasonThenPushedWhenTheProgramIsInstalled()
             throws Exception {
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         client.refusals.put("flow", UNKNOWN_PROG);
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").map(f -> f.getReason().equals(UNKNOWN_PROG)
@@ -110,8 +109,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     void anotherProgramsInstallationDoesNotPushTheFlow() throws Exception {
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         client.refusals.put("flow", UNKNOWN_PROG);
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").isPresent(), "the refused flow was not listed");
@@ -125,8 +123,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     void flowWhoseProgramIsInstalledIsLeftToTheForwardingRulesManager() throws Exception {
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         installed(30);
         writeFlow(NODE, "limit", 30);
         writeFlow(NODE, "marker", 31);
@@ -138,8 +135,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     void flowConfiguredRightAfterItsProgramWasInstalledIsPushedOnceMore() throws Exception {
         // The forwarding rules manager may have pushed it before the program reached the switch.
         flows = new FilterFlows(client, loaded, state, support, pool, 5_000, FilterFlows.RECENT_INSTALL_NANOS);
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         installed(30);
         writeFlow(NODE, "limit", 30);
         waitFor(() -> client.sent.contains(NODE + " flow limit"), "the flow was not pushed");
@@ -148,8 +144,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void switchWithoutOkoGetsNothingAndItsFlowsAreListed() throws Exception {
         client.refusals.put("stats", "BADEXPERIMENTER");
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").map(f -> f.getReason().startsWith(
             "openflow:1 does not support Oko") && f.getReason().contains("filter_prog")).orElse(false),
@@ -160,8 +155,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
     @Test
     void switchWithoutOkoNamedWithItsSoftwareLaterKeepsItsEntriesWithTheNewReason() throws Exception {
         client.refusals.put("stats", "BADEXPERIMENTER");
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").isPresent(), "the flow was not listed");
         final var first = refused(NODE, "limit").orElseThrow();
@@ -175,8 +169,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     void deletedFlowLeavesTheList() throws Exception {
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         client.refusals.put("flow", UNKNOWN_PROG);
         writeFlow(NODE, "limit", 30);
         waitFor(() -> refused(NODE, "limit").isPresent(), "the refused flow was not listed");
@@ -188,8 +181,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     void flowWithoutFilterProgIsNotTouched() throws Exception {
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         final var tx = broker.newWriteOnlyTransaction();
         tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, flowPath(NODE, "plain"),
             new FlowBuilder().setId(new FlowId("plain")).setTableId(Uint8.ZERO).setPriority(Uint16.TEN).build());
@@ -201,8 +193,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     void flowsOfASwitchMasteredElsewhereAreLeftAlone() throws Exception {
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         writeFlow("openflow:2", "limit", 30);
         writeFlow(NODE, "marker", 31);
         waitFor(() -> client.sent.contains(NODE + " flow marker"), "the marker flow was not pushed");
@@ -212,8 +203,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     void reconnectPushesFlowsWhoseProgramIsMissingAndReplacesTheList() throws Exception {
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         installed(30);
         writeFlow(NODE, "limit", 30);
         writeFlow(NODE, "other", 31);
@@ -243,8 +233,7 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
 
     @Test
     void flowsTheSwitchDeletedWithAForcedUnloadAreListedAndPushedWhenTheProgramIsBack() throws Exception {
-        support.probe(NODE).get(5, TimeUnit.SECONDS);
-        ready();
+        probedAndReady();
         installed(30);
         writeFlow(NODE, "limit", 30);
         writeFlow(NODE, "marker", 31);
@@ -256,6 +245,12 @@ class FilterFlowsTest extends AbstractConcurrentDataBrokerTest {
         flows.programInstalled(NODE, 30);
         waitFor(() -> refused(NODE, "limit").isEmpty(), "the flow stayed listed");
         assertTrue(client.sent.contains(NODE + " flow limit"), client.sent::toString);
+    }
+
+    /** The switch answered the probe, is mastered here and its flows are checked. */
+    private void probedAndReady() throws Exception {
+        support.probe(NODE).get(5, TimeUnit.SECONDS);
+        ready();
     }
 
     /** The switch is mastered here and its flows are checked (what switchReady queued has run). */
