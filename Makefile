@@ -1,7 +1,8 @@
 # Oko for OpenDaylight: entry point.
 #
 #   make up       bootstrap the toolchain, build what changed, start the system
-#                 (keeps the controller's configuration and the OVS database)
+#                 (keeps the controller's configuration and the OVS database;
+#                 CLUSTER=3 for three controller members, SWITCHES=N bridges)
 #   make down     stop everything `make up` started
 #   make reset    stop everything and delete all state of `make up` (.run/)
 #   make test     every test of every part (what CI runs)
@@ -42,8 +43,9 @@ build-datapath:
 	    || { tail -40 datapath/build.log; echo "datapath build failed (full log: datapath/build.log)"; exit 1; }
 	@echo "datapath: built (log: datapath/build.log)"
 
+# CLUSTER=3: three controller members on 127.0.0.1-3; SWITCHES=N: N bridges.
 up: bootstrap $(JAVA_STAMP) build-datapath
-	it/system/up
+	it/system/up $(if $(CLUSTER),--cluster $(CLUSTER)) $(if $(SWITCHES),--switches $(SWITCHES))
 
 down:
 	it/system/down
