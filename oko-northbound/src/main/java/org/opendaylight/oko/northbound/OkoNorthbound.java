@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.opendaylight.controller.cluster.ActorSystemProvider;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataObjectModification;
 import org.opendaylight.mdsal.binding.api.NotificationPublishService;
@@ -25,6 +26,7 @@ import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.filters.FilterCatalog;
 import org.opendaylight.oko.filters.FilterLibrary;
 import org.opendaylight.oko.northbound.flows.FilterFlows;
+import org.opendaylight.oko.northbound.install.ClusterMember;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
 import org.opendaylight.oko.northbound.install.OkoSupport;
 import org.opendaylight.oko.northbound.install.OperationalState;
@@ -89,7 +91,8 @@ public final class OkoNorthbound implements AutoCloseable {
             @Reference final ReconciliationManager reconciliationManager,
             @Reference final NotificationService notifications,
             @Reference final NotificationPublishService notificationPublisher,
-            @Reference final ConfigurationStore configurationStore, final Map<String, ?> properties) {
+            @Reference final ConfigurationStore configurationStore, @Reference final ActorSystemProvider actorSystem,
+            final Map<String, ?> properties) {
         // configurationStore: unused, but a reference makes Oko start after the stored configuration is restored.
         final var client = new OpenflowpluginSwitchClient(rpcService, timer, SWITCH_TIMEOUT_MILLIS);
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
@@ -101,7 +104,8 @@ public final class OkoNorthbound implements AutoCloseable {
         final var installer = new ProgramInstaller(client, loaded, state, flows);
         final var sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool,
             SWITCH_TIMEOUT_MILLIS);
-        ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
+        final String member = ClusterMember.name(actorSystem);
+        ownership = new SwitchOwnership(member, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
             support, flows);
         final var statistics = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes, timer,
             pool, statisticsInterval(properties));
@@ -142,7 +146,8 @@ public final class OkoNorthbound implements AutoCloseable {
         registrations.add(rpcProvider.registerRpcImplementations(
             new OkoRpcs(broker, resolver, installer, loaded, client, support, SWITCH_TIMEOUT_MILLIS)
                 .implementations()));
-        LOG.info("Oko northbound started (reconciliation priority {})", SwitchOwnership.RECONCILIATION_PRIORITY);
+        LOG.info("Oko northbound started on cluster member {} (reconciliation priority {})", member,
+            SwitchOwnership.RECONCILIATION_PRIORITY);
     }
 
     @Deactivate

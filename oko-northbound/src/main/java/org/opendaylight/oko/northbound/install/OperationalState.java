@@ -15,15 +15,20 @@ import com.google.common.util.concurrent.MoreExecutors;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.CommitInfo;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.yang.gen.v1.urn.ietf.params.xml.ns.yang.ietf.yang.types.rev130715.DateAndTime;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
@@ -39,6 +44,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._swi
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.RefusedFlowKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.Statistics;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.util.BindingMap;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint8;
 import org.slf4j.Logger;
@@ -63,6 +69,12 @@ public final class OperationalState {
     public static DataObjectIdentifier<Switch> switchPath(final String node) {
         return DataObjectIdentifier.builder(Switches.class).child(Switch.class, new SwitchKey(new NodeId(node)))
             .build();
+    }
+
+    /** The switch in openflowplugin's operational inventory: present while a controller member masters it. */
+    public static DataObjectIdentifier<Node> inventoryPath(final String node) {
+        return DataObjectIdentifier.builder(Nodes.class).child(Node.class,
+            new NodeKey(new NodeId(node))).build();
     }
 
     public static DataObjectIdentifier<Program> programPath(final String node, final long progId) {
@@ -193,10 +205,48 @@ public final class OperationalState {
         return logged(tx.commit(), node + " flow " + flowId);
     }
 
-    public FluentFuture<? extends CommitInfo> connected(final String node, final boolean connected) {
+    /**
+     * What the operational side says of a switch no member masters, given what it said and the configuration
+     * (whether the switch has an entry, the program ids it names with their program names).
+     */
+    static Optional<Switch> unmastered(final String node, final Optional<Switch> reported, final boolean configured,
+            final Map<Long, String> wanted) {
+        if (!configured) {
+            // Neither configured nor connected: there is nothing to report about it.
+            return Optional.empty();
+        }
+        final Map<ProgramKey, Program> before = reported.map(Switch::nonnullProgram).orElse(Map.of());
+        final List<Program> programs = new ArrayList<>();
+        wanted.forEach((progId, name) -> {
+            final Program old = before.get(new ProgramKey(new ProgramId(Uint32.valueOf(progId))));
+            if (old != null && old.getStatus() == InstallStatus.SwitchDisconnected && old.getProgram() != null
+                    && old.getProgram().getValue().equals(name)) {
+                programs.add(old);
+                return;
+            }
+            // The last SHA-256 stays: what the switch ran when it was last seen.
+            programs.add((old == null ? new ProgramBuilder() : new ProgramBuilder(old))
+                .setProgramId(new ProgramId(Uint32.valueOf(progId)))
+                .setProgram(name.isEmpty() ? null : new ProgramName(name))
+                .setStatus(InstallStatus.SwitchDisconnected)
+                .setStatusMessage(node + " is not connected to the controller")
+                .setStatusTime(OperationalState.now())
+                .setStatistics(null)
+                .build());
+        });
+        return Optional.of((reported.isPresent() ? new SwitchBuilder(reported.orElseThrow()) : new SwitchBuilder())
+            .setNode(new NodeId(node))
+            .setConnected(false)
+            .setMaster(null)
+            .setProgram(BindingMap.of(programs))
+            .build());
+    }
+
+    /** The switch is connected, and {@code member} (this one) masters it. */
+    public FluentFuture<? extends CommitInfo> mastered(final String node, final String member) {
         final var tx = broker.newWriteOnlyTransaction();
         tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, switchPath(node),
-            new SwitchBuilder().setNode(new NodeId(node)).setConnected(connected).build());
+            new SwitchBuilder().setNode(new NodeId(node)).setConnected(true).setMaster(member).build());
         return logged(tx.commit(), node);
     }
 

@@ -18,23 +18,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataTreeModification;
-import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
-import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeService;
 import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationNotificationListener;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.params.xml.ns.yang.openflowplugin.rf.state.rev170713.ResultState;
 import org.opendaylight.yangtools.binding.DataObject;
-import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +40,8 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     /** Before the forwarding rules manager (1); alongside the arbitrator (0), which does nothing outside upgrades. */
     public static final int RECONCILIATION_PRIORITY = 0;
     private static final Logger LOG = LoggerFactory.getLogger(SwitchOwnership.class);
-    private static final long INVENTORY_TIMEOUT_MILLIS = 10_000;
 
-    private final DataBroker broker;
+    private final String member;
     private final SwitchSync sync;
     private final LoadedPrograms loaded;
     private final OperationalState state;
@@ -60,10 +51,13 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     private final Set<String> owned = ConcurrentHashMap.newKeySet();
     private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
 
-    public SwitchOwnership(final DataBroker broker, final SwitchSync sync, final LoadedPrograms loaded,
+    /**
+     * Acts for the switches {@code member} (this controller's name in its cluster, {@link ClusterMember}) masters.
+     */
+    public SwitchOwnership(final String member, final SwitchSync sync, final LoadedPrograms loaded,
             final OperationalState state, final ProgramInfoPublisher programInfo, final OkoSupport support,
             final SwitchEvents events) {
-        this.broker = requireNonNull(broker);
+        this.member = requireNonNull(member);
         this.events = requireNonNull(events);
         this.support = requireNonNull(support);
         this.programInfo = requireNonNull(programInfo);
@@ -116,7 +110,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     public void onBecomeOwner(final DeviceInfo deviceInfo) {
         final String node = deviceInfo.getNodeId().getValue();
         owned.add(node);
-        state.connected(node, true);
+        state.mastered(node, member);
         if (reconciled.add(node)) {
             // Reconciliation did not run for it (the framework is off): load its programs now.
             loaded.forgetSwitch(node);
@@ -162,15 +156,21 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
 
     @Override
     public void onLoseOwnership(final DeviceInfo deviceInfo) {
+        // openflowplugin says this both when a master loses a switch and when a member becomes a slave for it.
         final String node = deviceInfo.getNodeId().getValue();
-        owned.remove(node);
+        final boolean wasOwned = owned.remove(node);
         reconciled.remove(node);
         loaded.forgetSwitch(node);
         support.forget(node);
         events.switchForgotten(node);
-        LOG.info("{}: no longer mastered here; its programs are loaded again when it comes back", node);
-        state.connected(node, false);
-        sync.markDisconnected(node);
+        if (wasOwned) {
+            LOG.info("{}: no longer mastered here ({}); its programs are loaded again when it comes back", node,
+                member);
+        } else {
+            LOG.debug("{}: mastered by another member", node);
+        }
+        // Only when no member masters it: a slave must not overwrite what the master says.
+        sync.markIfUnmastered(node);
     }
 
     /**
@@ -209,8 +209,8 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         for (String node : nodes) {
             if (owned.contains(node)) {
                 sync.sync(node);
-            } else if (!connectedElsewhere(node)) {
-                sync.markDisconnected(node);
+            } else {
+                sync.markIfUnmastered(node);
             }
         }
     }
@@ -222,19 +222,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
      */
     public void inventoryNodeRemoved(final String node) {
         if (!owned.contains(node)) {
-            sync.markDisconnected(node);
-        }
-    }
-
-    /** The switch is in the operational inventory: some controller instance masters it and reports its state. */
-    private boolean connectedElsewhere(final String node) {
-        try (var tx = broker.newReadOnlyTransaction()) {
-            return DatastoreReads.await(tx.exists(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier
-                .builder(Nodes.class).child(Node.class, new NodeKey(new NodeId(node))).build()),
-                INVENTORY_TIMEOUT_MILLIS, "the inventory");
-        } catch (IllegalStateException e) {
-            LOG.warn("{}: cannot tell whether it is connected", node, e);
-            return true;
+            sync.markIfUnmastered(node);
         }
     }
 

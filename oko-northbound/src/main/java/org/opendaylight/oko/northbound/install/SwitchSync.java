@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.common.api.OptimisticLockFailedException;
 import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.program.InvalidProgramException;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
@@ -49,6 +50,8 @@ public final class SwitchSync {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchSync.class);
     /** The fingerprint of a program whose status is no longer 'installed': matches no configuration. */
     private static final String STALE = "stale";
+    /** How often a mark is tried when other members change the switch's entry at the same moment. */
+    private static final int MARK_ATTEMPTS = 5;
 
     private final DataBroker broker;
     private final ProgramResolver resolver;
@@ -75,13 +78,21 @@ public final class SwitchSync {
 
     /** Schedules a sync of one switch; the future completes when it is done (it never fails). */
     public ListenableFuture<Void> sync(final String node) {
+        return onSwitch(node, () -> syncNow(node), "sync with the configuration");
+    }
+
+    /**
+     * Runs work for one switch after the work asked for it before; the future completes when it is done (it never
+     * fails: a failure is logged).
+     */
+    private ListenableFuture<Void> onSwitch(final String node, final Runnable work, final String what) {
         final Executor sequential = perSwitch.computeIfAbsent(node, n -> MoreExecutors.newSequentialExecutor(pool));
         final SettableFuture<Void> done = SettableFuture.create();
         sequential.execute(() -> {
             try {
-                syncNow(node);
+                work.run();
             } catch (IllegalStateException e) {
-                LOG.error("{}: sync with the configuration failed", node, e);
+                LOG.error("{}: {} failed", node, what, e);
             } finally {
                 done.set(null);
             }
@@ -89,19 +100,64 @@ public final class SwitchSync {
         return done;
     }
 
-    /** Marks every program configured for a switch the controller does not master. */
-    public void markDisconnected(final String node) {
-        final Config config = readConfig(node);
-        if (!config.configured()) {
-            // Neither configured nor connected here: there is nothing to report about it.
-            state.removeSwitch(node);
-            return;
+    /**
+     * A switch this member does not master: when no member does (the switch is not in the operational inventory),
+     * what the operational side says of it is brought up to date: not connected, no master, each configured
+     * program 'switch-disconnected' (without statistics), the statuses of programs no longer configured gone; a
+     * switch neither configured nor connected loses its entry. Nothing is written when the entry says so already.
+     *
+     * <p>Every member of a cluster may do this for the same switch at the same moment (each sees the inventory
+     * change), and a member that has just become a slave does it while the master writes the entry. One read-write
+     * transaction reads the entry first and the inventory second: a master that writes the entry after that read
+     * makes this commit fail, and the next attempt sees the switch in the inventory and writes nothing.
+     */
+    public ListenableFuture<Void> markIfUnmastered(final String node) {
+        return onSwitch(node, () -> {
+            for (int attempt = 1; attempt <= MARK_ATTEMPTS; attempt++) {
+                if (markOnce(node)) {
+                    return;
+                }
+                LOG.debug("{}: its operational entry changed while it was marked; reading it again", node);
+            }
+            LOG.warn("{}: its operational entry kept changing under {} attempts to mark it disconnected", node,
+                MARK_ATTEMPTS);
+        }, "marking it disconnected");
+    }
+
+    /** One attempt: false when another write to the entry came first (the transaction's view is out of date). */
+    private boolean markOnce(final String node) {
+        final var tx = broker.newReadWriteTransaction();
+        final String what = "the operational state of " + node;
+        final Optional<Switch> reported = DatastoreReads.await(tx.read(LogicalDatastoreType.OPERATIONAL,
+            OperationalState.switchPath(node)), switchTimeoutMillis, what);
+        final boolean mastered = DatastoreReads.await(tx.exists(LogicalDatastoreType.OPERATIONAL,
+            OperationalState.inventoryPath(node)), switchTimeoutMillis, "the inventory");
+        final Config config = mastered ? null : readConfig(node);
+        final Optional<Switch> wanted = mastered ? reported
+            : OperationalState.unmastered(node, reported, config.configured(), config.wanted());
+        if (wanted.equals(reported)) {
+            tx.cancel();
+            return true;
         }
-        for (var entry : config.wanted().entrySet()) {
-            state.programStatus(node, entry.getKey(), entry.getValue(), null,
-                new Outcome(InstallStatus.SwitchDisconnected, node + " is not connected to this controller"));
+        if (wanted.isPresent()) {
+            tx.put(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(node), wanted.orElseThrow());
+        } else {
+            tx.delete(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(node));
         }
-        removeUnwantedStatuses(node, config);
+        try {
+            tx.commit().get(switchTimeoutMillis, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof OptimisticLockFailedException) {
+                return false;
+            }
+            throw new IllegalStateException("could not write " + what, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the datastore did not write " + what + " in time", e);
+        }
     }
 
     /** A program no longer configured for the switch has no status to keep. */
@@ -219,7 +275,7 @@ public final class SwitchSync {
 
     /** Program ids wanted on a switch (with program names) and the configured programs. */
     /** A switch's configuration (whether it has an entry, the programs it names) and the stored programs. */
-    private record Config(boolean configured, Map<Long, String> wanted, Map<String, Program> programs) {
+    record Config(boolean configured, Map<Long, String> wanted, Map<String, Program> programs) {
     }
 
     private Config readConfig(final String node) {

@@ -16,6 +16,7 @@ import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.DataTreeModification;
 import org.opendaylight.mdsal.binding.api.WriteTransaction;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.common.api.OptimisticLockFailedException;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapIndex;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapType;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.MapName;
@@ -39,6 +40,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProgramInfoPublisher {
     private static final Logger LOG = LoggerFactory.getLogger(ProgramInfoPublisher.class);
+    private static final int PUBLISH_ATTEMPTS = 5;
 
     private final DataBroker broker;
     private final ProgramResolver resolver;
@@ -54,9 +56,16 @@ public final class ProgramInfoPublisher {
      * grow with the number of programs.
      */
     public void publish(final List<DataTreeModification<Program>> changes) {
-        if (changes.isEmpty()) {
-            return;
+        if (!changes.isEmpty()) {
+            publish(changes, 1);
         }
+    }
+
+    /**
+     * Every member of a cluster sees the change and publishes the same info at about the same moment: the writes
+     * that lose the race fail with an optimistic lock failure and are made again (they write what is there).
+     */
+    private void publish(final List<DataTreeModification<Program>> changes, final int attempt) {
         final var tx = broker.newWriteOnlyTransaction();
         for (var change : changes) {
             write(tx, change.getRootNode().dataBefore(), change.getRootNode().dataAfter());
@@ -69,7 +78,12 @@ public final class ProgramInfoPublisher {
 
             @Override
             public void onFailure(final Throwable cause) {
-                LOG.warn("Cannot publish program info", cause);
+                if (cause instanceof OptimisticLockFailedException && attempt < PUBLISH_ATTEMPTS) {
+                    LOG.debug("Program info written by another member meanwhile: writing it again", cause);
+                    publish(changes, attempt + 1);
+                } else {
+                    LOG.warn("Cannot publish program info", cause);
+                }
             }
         }, MoreExecutors.directExecutor());
     }

@@ -53,6 +53,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Prog
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.Statistics;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
@@ -66,6 +67,7 @@ import org.opendaylight.yangtools.yang.common.Uint64;
  */
 class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     private static final String NODE = "openflow:1";
+    private static final String MEMBER = "member-1";
     private static final long PROG_ID = 30;
     /** rate 5 and burst 5 (burst defaults to rate), little-endian u64s. */
     private static final String PARAMS_5_5 = "00000000=05000000000000000500000000000000";
@@ -89,7 +91,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         final var installer = new ProgramInstaller(client, loaded, state, SwitchEvents.NONE);
         support = new OkoSupport(client, state, broker, pool);
         sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool, 5_000);
-        ownership = new SwitchOwnership(broker, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
+        ownership = new SwitchOwnership(MEMBER, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
             support, SwitchEvents.NONE);
     }
 
@@ -228,9 +230,48 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         storeLimiter("5");
         installOnSwitch("limiter");
         ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.onBecomeOwner(deviceInfo(NODE));
+        waitFor(() -> readOperationalSwitch(NODE).map(sw -> MEMBER.equals(sw.getMaster())
+            && Boolean.TRUE.equals(sw.getConnected())).orElse(false), "the master did not say it masters the switch");
         ownership.onLoseOwnership(deviceInfo(NODE));
         assertFalse(loaded.get(NODE, PROG_ID).isPresent());
-        assertStatus(InstallStatus.SwitchDisconnected, NODE + " is not connected to this controller");
+        assertStatus(InstallStatus.SwitchDisconnected, NODE + " is not connected to the controller");
+        final Switch sw = readOperationalSwitch(NODE).orElseThrow();
+        assertEquals(Boolean.FALSE, sw.getConnected());
+        assertEquals(null, sw.getMaster());
+        assertEquals(null, readStatus().orElseThrow().getStatistics());
+    }
+
+    @Test
+    void aSlaveLeavesTheMastersEntryAlone() throws Exception {
+        // In a cluster, openflowplugin tells a member that becomes a slave for a switch that it lost it. The
+        // switch is in the inventory (another member masters it), and what that master wrote stays.
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        describeInInventory(NODE, "Open vSwitch", "3.1.0");
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.mergeParentStructureMerge(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(NODE),
+            new SwitchBuilder().setNode(new NodeId(NODE)).setConnected(true).setMaster("member-2").build());
+        tx.commit().get();
+        new OperationalState(getDataBroker()).programStatus(NODE, PROG_ID, "limiter", "ab", Outcome.installed())
+            .get();
+        final Switch before = readOperationalSwitch(NODE).orElseThrow();
+
+        ownership.onLoseOwnership(deviceInfo(NODE));
+        ownership.configurationChanged(Set.of(NODE));
+        sync.sync("openflow:99").get(10, TimeUnit.SECONDS);
+        Thread.sleep(300);
+        assertEquals(before, readOperationalSwitch(NODE).orElseThrow());
+        assertEquals(List.of(), client.sent);
+
+        // Once the switch is gone from the inventory, no member masters it: any member marks it.
+        final var remove = getDataBroker().newWriteOnlyTransaction();
+        remove.delete(LogicalDatastoreType.OPERATIONAL, OperationalState.inventoryPath(NODE));
+        remove.commit().get();
+        ownership.inventoryNodeRemoved(NODE);
+        assertStatus(InstallStatus.SwitchDisconnected, NODE + " is not connected to the controller");
+        assertEquals(null, readOperationalSwitch(NODE).orElseThrow().getMaster());
+        assertEquals("ab", readStatus().orElseThrow().getSha256(), "the last SHA-256 the switch ran is kept");
     }
 
     @Test
@@ -537,7 +578,8 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     private DataBroker countingReads(final DataBroker broker) {
         return (DataBroker) Proxy.newProxyInstance(DataBroker.class.getClassLoader(), new Class<?>[] {
             DataBroker.class }, (proxy, method, args) -> {
-                if (method.getName().equals("newReadOnlyTransaction")) {
+                if (method.getName().equals("newReadOnlyTransaction")
+                        || method.getName().equals("newReadWriteTransaction")) {
                     reads.incrementAndGet();
                 }
                 return method.invoke(broker, args);
