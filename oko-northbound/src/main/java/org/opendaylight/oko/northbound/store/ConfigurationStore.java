@@ -26,15 +26,20 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.opendaylight.controller.cluster.ActorSystemProvider;
 import org.opendaylight.mdsal.common.api.DataValidationFailedException;
+import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.common.api.OptimisticLockFailedException;
 import org.opendaylight.mdsal.common.api.PostCanCommitStep;
 import org.opendaylight.mdsal.common.api.PostPreCommitStep;
 import org.opendaylight.mdsal.common.api.ThreePhaseCommitStep;
 import org.opendaylight.mdsal.dom.api.DOMDataBroker;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeCandidate;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeChangeListener;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeCommitCohort;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.oko.northbound.DatastoreReads;
+import org.opendaylight.oko.northbound.install.ClusterMember;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
@@ -43,8 +48,13 @@ import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.util.concurrent.FluentFutures;
+import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
+import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
+import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
 import org.opendaylight.yangtools.yang.model.api.EffectiveModelContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -81,45 +91,66 @@ public final class ConfigurationStore implements AutoCloseable {
     private final StoreFiles files;
     private final StoredConfiguration stored;
     private final List<Registration> registrations = new ArrayList<>();
-    /** Commits the cohorts have been asked about: the proof that their registration took effect. */
+    /**
+     * Commits the cohorts have been asked about, or the listeners told of: the proof that the registrations took
+     * effect (in a cluster, only the shard leader's cohorts are asked).
+     */
     private final AtomicLong asked = new AtomicLong();
     /** While the stored configuration is put back: writes other than that are refused. */
     private volatile boolean restoring;
 
     @Activate
     public ConfigurationStore(@Reference final DOMDataBroker broker,
-            @Reference final BindingNormalizedNodeSerializer codec) throws IOException {
+            @Reference final BindingNormalizedNodeSerializer codec, @Reference final ActorSystemProvider actorSystem)
+            throws IOException {
         this(broker, List.of(
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Programs.class).build()),
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build()),
-            codec.toYangInstanceIdentifier(DataObjectReference.builder(Nodes.class).build())), directory());
+            codec.toYangInstanceIdentifier(DataObjectReference.builder(Nodes.class).build())), directory(),
+            ClusterMember.name(actorSystem));
     }
 
     @SuppressWarnings("checkstyle:IllegalCatch")         // closes what it opened, whatever stops the start
-    ConfigurationStore(final DOMDataBroker broker, final List<YangInstanceIdentifier> roots, final Path dir)
-            throws IOException {
+    ConfigurationStore(final DOMDataBroker broker, final List<YangInstanceIdentifier> roots, final Path dir,
+            final String member) throws IOException {
         stored = new StoredConfiguration(roots);
         files = StoreFiles.open(dir);
         final var cohorts = broker.extension(DOMDataBroker.CommitCohortExtension.class);
-        if (cohorts == null) {
+        final var listeners = broker.extension(DOMDataBroker.DataTreeChangeExtension.class);
+        if (cohorts == null || listeners == null) {
             files.close();
-            throw new IOException("the datastore takes no commit cohorts: the Oko configuration store cannot work");
+            throw new IOException("the datastore takes no commit cohorts or listeners: the Oko configuration store "
+                + "cannot work");
         }
         final List<String> summary = new ArrayList<>();
         try {
             final boolean created = files.created();
-            if (created) {
-                takeOver(broker, summary);
-            } else {
+            if (!created) {
                 load(dir, summary);
+            }
+            // Whether the datastore holds the configuration already: in a cluster whose other members kept it
+            // while this one was down, it is newer than anything in this member's files.
+            final Optional<Marker> marker = claim(broker, member);
+            if (marker.isEmpty() && !created) {
                 restoring = true;
             }
             for (YangInstanceIdentifier root : roots) {
                 registrations.add(cohorts.registerCommitCohort(DOMDataTreeIdentifier.of(CONFIGURATION, root),
                     new Cohort(root)));
+                // A commit cohort is called on the member that leads the datastore's shard only: changes
+                // committed while another member leads reach this member's files through this listener.
+                registrations.add(listeners.registerTreeChangeListener(DOMDataTreeIdentifier.of(CONFIGURATION, root),
+                    new Follower(root)));
             }
-            if (!created) {
+            if (marker.isPresent()) {
+                adopt(broker, dir, awaitRestored(broker, marker.orElseThrow()), created, summary);
+            } else if (created) {
+                takeOver(broker, summary);
+            } else {
                 restore(broker, dir, summary);
+            }
+            if (marker.isEmpty()) {
+                mark(broker, member, Marker.RESTORED, String.join("; ", summary));
             }
         } catch (IOException | RuntimeException e) {
             close();
@@ -130,6 +161,142 @@ public final class ConfigurationStore implements AutoCloseable {
         final String line = String.join("; ", summary);
         Files.writeString(dir.resolve("restored"), Instant.now() + " " + line + "\n", StandardCharsets.UTF_8);
         LOG.info("Oko configuration store {}: {}", dir, line);
+    }
+
+    /** The operational /oko:configuration-store: who put the configuration back into the datastore. */
+    record Marker(String restoredBy, String state, String summary) {
+        static final String RESTORING = "restoring";
+        static final String RESTORED = "restored";
+    }
+
+    private static final QName MARKER = QName.create(Programs.QNAME, "configuration-store").intern();
+    private static final QName RESTORED_BY = QName.create(MARKER, "restored-by").intern();
+    private static final QName RESTORED_AT = QName.create(MARKER, "restored-at").intern();
+    private static final QName STATE = QName.create(MARKER, "state").intern();
+    private static final QName SUMMARY = QName.create(MARKER, "summary").intern();
+    private static final YangInstanceIdentifier MARKER_PATH = YangInstanceIdentifier.of(MARKER);
+    private static final int CLAIM_ATTEMPTS = 10;
+
+    /**
+     * Claims the restore: empty when this member is to put its stored configuration back (the datastore started
+     * empty: a single controller, or a whole cluster starting), else the marker of the member that did or does.
+     * Members starting together race for the marker in a read-write transaction; one wins, the others read it.
+     * A marker this member left while restoring (it stopped before it finished) is claimed again.
+     */
+    private static Optional<Marker> claim(final DOMDataBroker broker, final String member) throws IOException {
+        for (int attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
+            final var tx = broker.newReadWriteTransaction();
+            final Optional<Marker> marker = readMarker(tx.read(LogicalDatastoreType.OPERATIONAL, MARKER_PATH));
+            if (marker.isPresent() && !(marker.orElseThrow().restoredBy().equals(member)
+                    && Marker.RESTORING.equals(marker.orElseThrow().state()))) {
+                tx.cancel();
+                return marker;
+            }
+            tx.put(LogicalDatastoreType.OPERATIONAL, MARKER_PATH, marker(member, Marker.RESTORING, ""));
+            try {
+                tx.commit().get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                return Optional.empty();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof OptimisticLockFailedException)) {
+                    throw new IOException("could not write " + MARKER_PATH + ": " + e.getCause(), e);
+                }
+                LOG.debug("Another member claimed the restore at the same moment: reading its claim", e);
+            } catch (TimeoutException e) {
+                throw new IOException("the datastore did not commit within " + DATASTORE_TIMEOUT_SECONDS + " s", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while claiming the restore", e);
+            }
+        }
+        throw new IOException("could not claim or read " + MARKER_PATH + " in " + CLAIM_ATTEMPTS + " attempts");
+    }
+
+    /** Waits until the member that claimed the restore has finished it (or gives up on it, saying so). */
+    private static Marker awaitRestored(final DOMDataBroker broker, final Marker claimed) throws IOException {
+        final long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(DATASTORE_TIMEOUT_SECONDS);
+        Marker marker = claimed;
+        while (Marker.RESTORING.equals(marker.state())) {
+            if (System.currentTimeMillis() > deadline) {
+                LOG.warn("{} has not finished putting the stored configuration back after {} s: taking the "
+                    + "datastore as it is", marker.restoredBy(), DATASTORE_TIMEOUT_SECONDS);
+                return marker;
+            }
+            sleep(500);
+            try (var tx = broker.newReadOnlyTransaction()) {
+                marker = readMarker(tx.read(LogicalDatastoreType.OPERATIONAL, MARKER_PATH)).orElse(marker);
+            }
+        }
+        return marker;
+    }
+
+    private static Optional<Marker> readMarker(final FluentFuture<Optional<NormalizedNode>> read)
+            throws IOException {
+        final Optional<NormalizedNode> node;
+        try {
+            node = DatastoreReads.await(read, TimeUnit.SECONDS.toMillis(DATASTORE_TIMEOUT_SECONDS),
+                MARKER_PATH.toString());
+        } catch (IllegalStateException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        return node.filter(ContainerNode.class::isInstance).map(ContainerNode.class::cast).map(container ->
+            new Marker(leaf(container, RESTORED_BY), leaf(container, STATE), leaf(container, SUMMARY)));
+    }
+
+    private static String leaf(final ContainerNode container, final QName name) {
+        final var child = container.childByArg(new NodeIdentifier(name));
+        return child == null ? "" : String.valueOf(child.body());
+    }
+
+    private static ContainerNode marker(final String member, final String state, final String summary) {
+        return ImmutableNodes.newContainerBuilder()
+            .withNodeIdentifier(new NodeIdentifier(MARKER))
+            .withChild(ImmutableNodes.leafNode(RESTORED_BY, member))
+            .withChild(ImmutableNodes.leafNode(RESTORED_AT, Instant.now().toString()))
+            .withChild(ImmutableNodes.leafNode(STATE, state))
+            .withChild(ImmutableNodes.leafNode(SUMMARY, summary))
+            .build();
+    }
+
+    private static void mark(final DOMDataBroker broker, final String member, final String state,
+            final String summary) throws IOException {
+        final var tx = broker.newWriteOnlyTransaction();
+        tx.put(LogicalDatastoreType.OPERATIONAL, MARKER_PATH, marker(member, state, summary));
+        try {
+            tx.commit().get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("could not write " + MARKER_PATH, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing " + MARKER_PATH, e);
+        }
+    }
+
+    /**
+     * The datastore holds the configuration another member restored (or the cluster kept while this member was
+     * down): it replaces what this member's files say. Files that said something else are copied aside first.
+     */
+    private void adopt(final DOMDataBroker broker, final Path dir, final Marker marker, final boolean created,
+            final List<String> summary) throws IOException {
+        final StoredConfiguration before = new StoredConfiguration(stored.roots());
+        before.applyAll(stored.allUnits());
+        synchronized (this) {
+            for (YangInstanceIdentifier root : stored.roots()) {
+                stored.apply(new Change(root, read(broker, root).orElse(null)));
+            }
+            if (!created && !before.sameUnits(stored)) {
+                final Path aside = Files.createDirectories(dir.resolve("replaced-" + System.currentTimeMillis()));
+                for (String name : List.of(StoreFiles.SNAPSHOT_FILE, StoreFiles.LOG_FILE)) {
+                    if (Files.exists(dir.resolve(name))) {
+                        Files.copy(dir.resolve(name), aside.resolve(name));
+                    }
+                }
+                summary.add("this member's stored configuration differed from the cluster's and was replaced "
+                    + "(the files are kept in " + aside + ")");
+            }
+            files.compact(stored.snapshot());
+        }
+        summary.add(0, "taken from the cluster's datastore (" + stored.size() + " entries; restored by "
+            + marker.restoredBy() + ")");
     }
 
     private static Path directory() {
@@ -286,6 +453,14 @@ public final class ConfigurationStore implements AutoCloseable {
         return changes.stream().allMatch(change -> Objects.equals(stored.unit(change.path()), change.data()));
     }
 
+    /** Stores the changes the stored model does not hold yet. */
+    private synchronized void writeNew(final List<Change> changes) throws IOException {
+        final List<Change> fresh = changes.stream().filter(change -> !stored.holds(change)).toList();
+        if (!fresh.isEmpty()) {
+            write(fresh);
+        }
+    }
+
     /** Forces {@code changes} to the log (the durability point), then takes them into the stored model. */
     private synchronized void write(final List<Change> changes) throws IOException {
         files.append(StoredConfiguration.encode(changes));
@@ -309,6 +484,39 @@ public final class ConfigurationStore implements AutoCloseable {
             files.close();
         } catch (IOException e) {
             LOG.warn("Could not close the configuration store", e);
+        }
+    }
+
+    /**
+     * Keeps this member's files in line with changes committed while another member leads the shard (its cohort
+     * is the one called). A change this member's cohort stored already is not written again.
+     */
+    private final class Follower implements DOMDataTreeChangeListener {
+        private final YangInstanceIdentifier root;
+
+        Follower(final YangInstanceIdentifier root) {
+            this.root = root;
+        }
+
+        @Override
+        public void onDataTreeChanged(final List<DataTreeCandidate> candidates) {
+            // The datastore has told this member about a commit: what restore() waits for.
+            asked.incrementAndGet();
+            final List<Change> changes = new ArrayList<>();
+            for (DataTreeCandidate candidate : candidates) {
+                changes.addAll(StoredConfiguration.changes(candidate.getRootPath(), candidate.getRootNode()));
+            }
+            try {
+                writeNew(changes);
+            } catch (IOException e) {
+                LOG.error("Could not store a change of {} committed through another member: this member's "
+                    + "files miss it until it restarts with the cluster running", root, e);
+            }
+        }
+
+        @Override
+        public void onInitialData() {
+            // The start took the configuration over already.
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
@@ -98,6 +99,30 @@ final class StoredConfiguration {
     /** The stored data of one unit (an entry or another child of a root), or null. */
     NormalizedNode unit(final YangInstanceIdentifier path) {
         return units.get(path);
+    }
+
+    /** Every unit, as changes that put them back. */
+    List<Change> allUnits() {
+        return units.entrySet().stream().map(unit -> new Change(unit.getKey(), unit.getValue())).toList();
+    }
+
+    /** Whether both hold the same units with the same data. */
+    boolean sameUnits(final StoredConfiguration other) {
+        return units.equals(other.units);
+    }
+
+    /**
+     * Whether applying {@code change} would change nothing: a unit with the same data, or a root or list that
+     * holds exactly what the change puts there.
+     */
+    boolean holds(final Change change) {
+        final StoredConfiguration after = new StoredConfiguration(roots);
+        if (depth(change.path()) >= 2) {
+            return Objects.equals(units.get(change.path()), change.data());
+        }
+        after.units.putAll(units);
+        after.apply(change);
+        return after.units.equals(units);
     }
 
     /** The units below {@code root}, as changes that put them back. */
