@@ -19,6 +19,9 @@
 
 #include <errno.h>
 #include <string.h>
+#ifdef HAVE_OPENSSL
+#include <openssl/evp.h>
+#endif
 
 #include "cmap.h"
 #include "connmgr.h"
@@ -63,6 +66,13 @@ struct oko_prog {
     atomic_llong send_tat;          /* In ms (time_msec()). */
     atomic_uint32_t suppressed;     /* Since the last event sent. */
     uint32_t next_event_id;         /* Main thread only. */
+
+    /* SHA-256 of the ELF object the running program was loaded from
+     * (PROG_STATS, docs/protocol.md 4.3): a controller that takes the switch
+     * over sees whether the program it would load runs already.  Main thread
+     * only, like LOAD_PROG and PROG_STATS. */
+    bool has_elf_sha256;
+    uint8_t elf_sha256[OKO_PROG_STATS_SHA256_LEN];
 };
 
 /* A SEND_MAPS action ran: the maps to send, queued for the main thread. */
@@ -199,6 +209,27 @@ send_oko_error(struct ofconn *ofconn, const struct ofp_header *oh, enum ofperr e
     return 0;
 }
 
+/* The SHA-256 of an ELF object, into 'out'; false when this build has no
+ * SHA-256 (no OpenSSL): PROG_STATS then omits it. */
+static bool
+elf_sha256(const uint8_t *elf, size_t len, uint8_t out[OKO_PROG_STATS_SHA256_LEN])
+{
+#ifdef HAVE_OPENSSL
+    unsigned int out_len = 0;
+    if (EVP_Digest(elf, len, out, &out_len, EVP_sha256(), NULL)
+        && out_len == OKO_PROG_STATS_SHA256_LEN) {
+        return true;
+    }
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    VLOG_WARN_RL(&rl, "SHA-256 of a loaded ELF object failed: PROG_STATS omits it");
+#else
+    (void) elf;
+    (void) len;
+    (void) out;
+#endif
+    return false;
+}
+
 static enum ofperr
 handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *why)
 {
@@ -252,6 +283,7 @@ handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds
         cmap_insert(&oko->progs, &prog->node, hash_int(prog->id, 0));
         oko->n_progs++;
     }
+    prog->has_elf_sha256 = elf_sha256(m.elf, m.elf_len, prog->elf_sha256);
     translations_changed(ofproto);
     VLOG_INFO("%s: %s program %"PRIu32" (%"PRIuSIZE" instructions, %"PRIuSIZE" maps, "
               "%s)", ofproto->name, opts.keep_maps_from ? "replaced, keeping maps,"
@@ -507,7 +539,9 @@ get_prog_stats(const struct oko_ofproto *oko, const struct oko_prog *prog,
         .instructions = MIN(f->prog.n_insns, UINT32_MAX),
         .memory = f->memory,
         .n_maps = MIN(f->prog.n_maps, ARRAY_SIZE(ps->maps)),
+        .has_elf_sha256 = prog->has_elf_sha256,
     };
+    memcpy(ps->elf_sha256, prog->elf_sha256, sizeof ps->elf_sha256);
     for (size_t m = 0; m < ps->n_maps; m++) {
         struct oko_map_stats_counts c;
         oko_map_get_stats(f->maps[m], &c);

@@ -114,7 +114,7 @@ OFP_ASSERT(sizeof(struct oko_prog_stats_reply) == 8);
 /* A program record, followed by 'n_maps' map records. */
 struct oko_prog_stats_record {
     ovs_be32 prog_id;
-    ovs_be16 length;                /* 72 + 32 * n_maps */
+    ovs_be16 length;                /* 72 + 32 * n_maps, + 32 with elf_sha256 */
     uint8_t n_maps;
     uint8_t flags;                  /* OKO_PROG_STATS_JIT */
     ovs_32aligned_be64 runs;
@@ -131,6 +131,10 @@ struct oko_prog_stats_record {
 OFP_ASSERT(sizeof(struct oko_prog_stats_record) == 72);
 
 #define OKO_PROG_STATS_JIT 0x01
+
+/* Version 1.2: a program record ends with the SHA-256 of the ELF object the
+ * program was loaded from, after its map records. */
+#define OKO_PROG_STATS_SHA256_LEN 32
 
 /* A map record of a program record. */
 struct oko_map_stats_record {

@@ -246,10 +246,12 @@ decode_prog_stats_record(struct ofpbuf *b, unsigned int i, struct oko_prog_stats
                          sizeof *r);
     }
     size_t length = ntohs(r->length);
-    if (r->n_maps > MAX_MAPS || length != sizeof *r + r->n_maps * sizeof(struct oko_map_stats_record)) {
+    size_t maps_end = sizeof *r + r->n_maps * sizeof(struct oko_map_stats_record);
+    if (r->n_maps > MAX_MAPS
+        || (length != maps_end && length != maps_end + OKO_PROG_STATS_SHA256_LEN)) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program record %u has "
-                         "length %"PRIuSIZE" for %u maps (72 + 32 per map, at most 64 maps)",
-                         i, length, r->n_maps);
+                         "length %"PRIuSIZE" for %u maps (72 + 32 per map, + 32 with the "
+                         "ELF's SHA-256; at most 64 maps)", i, length, r->n_maps);
     }
     if (r->reserved) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
@@ -277,7 +279,12 @@ decode_prog_stats_record(struct ofpbuf *b, unsigned int i, struct oko_prog_stats
         .instructions = ntohl(r->instructions),
         .memory = ntohll(get_32aligned_be64(&r->memory)),
         .n_maps = r->n_maps,
+        .has_elf_sha256 = length > maps_end,
     };
+    if (ps->has_elf_sha256) {
+        memcpy(ps->elf_sha256, (const uint8_t *) maps + (maps_end - sizeof *r),
+               OKO_PROG_STATS_SHA256_LEN);
+    }
     if (!ps->prog_id) {
         return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
                          "PROG_STATS: program record %u has program id 0", i);
@@ -710,13 +717,22 @@ start_prog_stats_reply(const struct ofp_header *request, struct ovs_list *replie
     return msg;
 }
 
+/* A program record's length on the wire (docs/protocol.md 4.3). */
+static size_t
+prog_stats_record_len(const struct oko_prog_stats *ps)
+{
+    return (sizeof(struct oko_prog_stats_record)
+            + MIN(ps->n_maps, MAX_MAPS) * sizeof(struct oko_map_stats_record)
+            + (ps->has_elf_sha256 ? OKO_PROG_STATS_SHA256_LEN : 0));
+}
+
 static void
 put_prog_stats_record(struct ofpbuf *msg, const struct oko_prog_stats *ps)
 {
     size_t n_maps = MIN(ps->n_maps, MAX_MAPS);
     struct oko_prog_stats_record *r = ofpbuf_put_zeros(msg, sizeof *r);
     r->prog_id = htonl(ps->prog_id);
-    r->length = htons(sizeof *r + n_maps * sizeof(struct oko_map_stats_record));
+    r->length = htons(prog_stats_record_len(ps));
     r->n_maps = n_maps;
     r->flags = ps->jit ? OKO_PROG_STATS_JIT : 0;
     put_32aligned_be64(&r->runs, htonll(ps->runs));
@@ -738,6 +754,9 @@ put_prog_stats_record(struct ofpbuf *msg, const struct oko_prog_stats *ps)
         put_32aligned_be64(&mr->evictions, htonll(ms->evictions));
         put_32aligned_be64(&mr->refused_full, htonll(ms->refused_full));
     }
+    if (ps->has_elf_sha256) {
+        ofpbuf_put(msg, ps->elf_sha256, OKO_PROG_STATS_SHA256_LEN);
+    }
 }
 
 void
@@ -749,8 +768,7 @@ oko_encode_prog_stats_replies(const struct ofp_header *request,
     unsigned int in_msg = 0;
 
     for (size_t i = 0; i < n; i++) {
-        size_t len = sizeof(struct oko_prog_stats_record)
-                     + MIN(progs[i].n_maps, MAX_MAPS) * sizeof(struct oko_map_stats_record);
+        size_t len = prog_stats_record_len(&progs[i]);
         if (msg->size + len > UINT16_MAX) {
             msg = start_prog_stats_reply(request, replies);
             in_msg = 0;
@@ -935,6 +953,12 @@ oko_format_prog_stats(struct ds *s, const struct oko_prog_stats *ps)
                   ps->prog_id, ps->jit ? "jit" : "interpreter", ps->runs, ps->matches,
                   ps->errors, ps->timed_runs ? (double) ps->timed_ns / ps->timed_runs : 0.0,
                   ps->rules, ps->datapath_flows, ps->instructions, ps->memory);
+    if (ps->has_elf_sha256) {
+        ds_put_cstr(s, " elf_sha256=");
+        for (size_t i = 0; i < OKO_PROG_STATS_SHA256_LEN; i++) {
+            ds_put_format(s, "%02x", ps->elf_sha256[i]);
+        }
+    }
     for (size_t m = 0; m < ps->n_maps; m++) {
         const struct oko_map_stats *ms = &ps->maps[m];
         ds_put_format(s, "\n  map %"PRIuSIZE" %s: used=%"PRIu32" max_entries=%"PRIu32

@@ -79,6 +79,8 @@ struct oko_prog_stats {
     uint64_t memory;
     size_t n_maps;                  /* At most 64. */
     struct oko_map_stats maps[64];  /* By map index. */
+    bool has_elf_sha256;            /* Version 1.2 records carry it. */
+    uint8_t elf_sha256[32];         /* SHA-256 of the ELF object loaded. */
 };
 
 /* Decoders.  Each returns 0 or an error, with a one-line reason appended

@@ -7,6 +7,7 @@ docs/protocol.md, so a reviewer can check it against the document.
     gen_vectors.py           (re)write every NAME.hex next to this script
     gen_vectors.py --check   exit 1 if a committed vector differs or is missing
 """
+import hashlib
 import os
 import struct
 import sys
@@ -113,14 +114,16 @@ def map_stats(map_index, map_type, used, max_entries, evictions, refused_full):
 
 
 def prog_stats(prog_id, flags, runs, matches, errors, timed_runs, timed_ns, rules, datapath_flows,
-               instructions, memory, maps, length=None, n_maps=None):
-    """A PROG_STATS program record: 72 bytes, then its map records."""
-    length = 72 + 32 * len(maps) if length is None else length
+               instructions, memory, maps, length=None, n_maps=None, elf_sha256=None):
+    """A PROG_STATS program record: 72 bytes, then its map records, then (version 1.2) the 32-byte SHA-256
+    of the program's ELF object."""
+    sha = b"" if elf_sha256 is None else elf_sha256
+    length = 72 + 32 * len(maps) + len(sha) if length is None else length
     n_maps = len(maps) if n_maps is None else n_maps
     return (u32(prog_id) + u16(length) + u8(n_maps) + u8(flags)
             + u64(runs) + u64(matches) + u64(errors) + u64(timed_runs) + u64(timed_ns)
             + u32(rules) + u32(datapath_flows) + u32(instructions) + u32(0) + u64(memory)
-            + b"".join(maps))
+            + b"".join(maps) + sha)
 
 
 def stats_reply(records, n_programs=None):
@@ -296,17 +299,20 @@ def vectors():
        mp_reply(stats_reply([]), xid=3, exp_type=PROG_STATS))
     p7 = prog_stats(7, OKO_PROG_STATS_JIT, runs=1000, matches=250, errors=1, timed_runs=2, timed_ns=91,
                     rules=2, datapath_flows=3, instructions=22, memory=16,
-                    maps=[map_stats(0, MAP_ARRAY, 1, 1, 0, 0), map_stats(1, MAP_LRU_HASH, 4, 4, 2, 0)])
+                    maps=[map_stats(0, MAP_ARRAY, 1, 1, 0, 0), map_stats(1, MAP_LRU_HASH, 4, 4, 2, 0)],
+                    elf_sha256=hashlib.sha256(b"program 7").digest())
     p9 = prog_stats(9, 0, runs=0x1_0000_0001, matches=0, errors=0, timed_runs=0, timed_ns=0,
                     rules=0, datapath_flows=0, instructions=5, memory=27296,
-                    maps=[map_stats(0, MAP_HASH, 256, 256, 0, 7)])
+                    maps=[map_stats(0, MAP_HASH, 256, 256, 0, 7)],
+                    elf_sha256=hashlib.sha256(b"program 9").digest())
     p11 = prog_stats(11, OKO_PROG_STATS_JIT, runs=0, matches=0, errors=0, timed_runs=0, timed_ns=0,
                      rules=0, datapath_flows=0, instructions=3, memory=0, maps=[])
     ok("prog_stats_reply", "multipart-reply",
        "PROG_STATS reply: program 7 (jit, 1000 runs, 250 matches, 1 error, 2 timed runs of 91 ns in all, "
        "2 rules, 3 datapath flows, 22 instructions, 16 bytes; an array map 1 of 1 used and an LRU map 4 of 4 "
-       "with 2 evictions), program 9 (interpreted, 2^32+1 runs; a full hash map with 7 refused inserts) and "
-       "program 11 without maps.",
+       "with 2 evictions; its ELF's SHA-256 is that of the bytes 'program 7'), program 9 (interpreted, 2^32+1 "
+       "runs; a full hash map with 7 refused inserts; SHA-256 of 'program 9') and program 11 without maps, in a "
+       "version 1.1 record (no SHA-256).",
        mp_reply(stats_reply([p7, p9, p11]), xid=3, exp_type=PROG_STATS))
     ok("prog_stats_reply_more", "multipart-reply", "A PROG_STATS reply with REPLY_MORE: more records follow.",
        mp_reply(stats_reply([p11]), mp_flags=OFPMPF_REPLY_MORE, xid=3, exp_type=PROG_STATS))
@@ -315,6 +321,10 @@ def vectors():
         mp_reply(stats_reply([prog_stats(7, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
                                          [map_stats(0, MAP_ARRAY, 1, 1, 0, 0),
                                           map_stats(1, MAP_ARRAY, 1, 1, 0, 0)], length=104)]),
+                 exp_type=PROG_STATS))
+    bad("prog_stats_reply_sha256_cut", "multipart-reply",
+        "Program record whose length (72 + 16) is neither 72 (1.1) nor 72 + 32 (1.2, with the SHA-256).",
+        mp_reply(stats_reply([prog_stats(11, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, [], elf_sha256=b"\x11" * 16)]),
                  exp_type=PROG_STATS))
     bad("prog_stats_reply_count_overflow", "multipart-reply",
         "n_programs 0xFFFF with one record: the count does not fit the message.",

@@ -62,6 +62,8 @@ public final class OkoConstants {
     public static final int DUMP_MAPS_REQUEST_BODY_LENGTH = 16;
     public static final int DUMP_MAPS_REPLY_BODY_HEADER_LENGTH = 8;
     public static final int PROG_STATS_RECORD_LENGTH = 72;
+    /** Version 1.2: the SHA-256 of the program's ELF object ends its record, after the map records. */
+    public static final int ELF_SHA256_LENGTH = 32;
     public static final int MAP_STATS_RECORD_LENGTH = 32;
 
     // filter_prog OXM (section 6.1).

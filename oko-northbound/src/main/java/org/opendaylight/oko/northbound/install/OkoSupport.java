@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.northbound.DatastoreReads;
@@ -62,6 +63,8 @@ public final class OkoSupport {
     private static final class Probe {
         final SettableFuture<Void> done = SettableFuture.create();
         volatile Verdict verdict;
+        /** The programs the answer listed, by id: what the switch runs as it connects. */
+        volatile Map<Long, SwitchClient.ProgramStatistics> running = Map.of();
     }
 
     /** {@code executor} runs what follows an answer (it reads the datastore: not on a switch's I/O thread). */
@@ -82,7 +85,11 @@ public final class OkoSupport {
         final Probe probe = new Probe();
         probes.put(node, probe);
         FluentFuture.from(client.programStatistics(node, 0))
-            .transform(ignored -> new Verdict(true, null), executor)
+            .transform(programs -> {
+                probe.running = programs.stream().collect(Collectors.toUnmodifiableMap(
+                    SwitchClient.ProgramStatistics::progId, program -> program, (first, second) -> second));
+                return new Verdict(true, null);
+            }, executor)
             .catching(Throwable.class, OkoSupport::verdictOf, executor)
             .transform(verdict -> {
                 record(node, probe, verdict);
@@ -102,6 +109,15 @@ public final class OkoSupport {
             return new Verdict(false, e.getMessage().strip());
         }
         return new Verdict(true, "no answer to the probe (" + failure.getMessage() + "); taken to speak Oko");
+    }
+
+    /**
+     * The programs the switch ran when it connected, by id, as its answer to this connection's probe listed them
+     * (empty before the answer, or when the switch refused the probe).
+     */
+    public Map<Long, SwitchClient.ProgramStatistics> running(final String node) {
+        final Probe probe = probes.get(node);
+        return probe == null ? Map.of() : probe.running;
     }
 
     /**

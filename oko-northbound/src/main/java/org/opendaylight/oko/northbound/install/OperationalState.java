@@ -95,7 +95,17 @@ public final class OperationalState {
     /** Records a program's status on a switch. */
     public FluentFuture<? extends CommitInfo> programStatus(final String node, final long progId,
             final String programName, final String sha256, final Outcome outcome) {
+        return programStatus(node, progId, programName, sha256, outcome, null);
+    }
+
+    /**
+     * Records a program's status on a switch, with the fingerprint of the ELF and map writes installed (a new master
+     * compares it to take the program over; null leaves the recorded one).
+     */
+    public FluentFuture<? extends CommitInfo> programStatus(final String node, final long progId,
+            final String programName, final String sha256, final Outcome outcome, final String settingsFingerprint) {
         final var program = new ProgramBuilder()
+            .setSettingsFingerprint(settingsFingerprint)
             .setProgramId(new ProgramId(Uint32.valueOf(progId)))
             .setProgram(programName == null ? null : new ProgramName(programName))
             .setStatus(outcome.status())

@@ -96,7 +96,8 @@ public final class ProgramInstaller {
             LOG.warn("{}: program {} '{}' {}: {}", node, progId, program.name(), outcome.status().getName(),
                 outcome.message());
         }
-        state.programStatus(node, progId, program.name(), program.image().sha256(), outcome);
+        state.programStatus(node, progId, program.name(), program.image().sha256(), outcome,
+            outcome.isInstalled() ? fingerprint(program) : null);
         return outcome;
     }
 

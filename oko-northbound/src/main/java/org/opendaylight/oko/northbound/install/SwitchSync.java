@@ -31,6 +31,7 @@ import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.program.InvalidProgramException;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.program.ResolvedProgram;
+import org.opendaylight.oko.northbound.switchio.SwitchClient;
 import org.opendaylight.oko.northbound.switchio.SwitchException;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
@@ -230,6 +231,9 @@ public final class SwitchSync {
                 }
                 continue;
             }
+            if (current.isEmpty() && adopt(node, progId, name, resolved)) {
+                continue;
+            }
             await(installer.install(node, progId, resolved, LoadedPrograms.Origin.CONFIG, true, true), node);
         }
         for (var entry : loaded.onSwitch(node).entrySet()) {
@@ -245,6 +249,45 @@ public final class SwitchSync {
                         "no longer configured, but the switch keeps it: " + e.getMessage()));
                 markStale(node, progId);
             }
+        }
+    }
+
+    /**
+     * Takes over a program the switch runs already, instead of loading it again (which would start its counters
+     * afresh and write its parameters and initial entries over what the program made of them): when this member
+     * has just become the switch's master (nothing is known loaded), the switch's answer to this connection's probe
+     * lists the program with the ELF's SHA-256 the configuration has, and the operational entry the previous
+     * master wrote says it installed the very ELF and map writes the configuration asks for now (its settings
+     * fingerprint). The switch's SHA-256 is the proof of what runs; the fingerprint, of what the controller wrote
+     * into its maps. A switch that restarted lists no program and gets it loaded.
+     */
+    private boolean adopt(final String node, final long progId, final String name, final ResolvedProgram resolved) {
+        final SwitchClient.ProgramStatistics running = support.running(node).get(progId);
+        if (running == null || running.elfSha256() == null
+                || !running.elfSha256().equalsIgnoreCase(resolved.image().sha256())) {
+            return false;
+        }
+        final String fingerprint = ProgramInstaller.fingerprint(resolved);
+        final var reported = reportedProgram(node, progId);
+        if (reported.isEmpty() || !fingerprint.equals(reported.orElseThrow().getSettingsFingerprint())
+                || reported.orElseThrow().getProgram() == null
+                || !name.equals(reported.orElseThrow().getProgram().getValue())) {
+            return false;
+        }
+        loaded.put(node, progId, new LoadedPrograms.Loaded(resolved, LoadedPrograms.Origin.CONFIG, fingerprint));
+        if (reported.orElseThrow().getStatus() != InstallStatus.Installed) {
+            state.programStatus(node, progId, name, resolved.image().sha256(), Outcome.installed(), fingerprint);
+        }
+        LOG.info("{}: program {} '{}' runs already with the configured ELF and map writes: taken over, not loaded "
+            + "again", node, progId, name);
+        return true;
+    }
+
+    private Optional<org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program>
+            reportedProgram(final String node, final long progId) {
+        try (var tx = broker.newReadOnlyTransaction()) {
+            return DatastoreReads.await(tx.read(LogicalDatastoreType.OPERATIONAL,
+                OperationalState.programPath(node, progId)), switchTimeoutMillis, "the operational state of " + node);
         }
     }
 

@@ -15,6 +15,7 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -215,7 +216,8 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
                 .map(m -> new MapStatistics(m.requireMapType().getIntValue(), m.requireUsed().toJava(),
                     m.requireMaxEntries().toJava(), m.requireEvictions().longValue(),
                     m.requireRefusedFull().longValue()))
-                .toList());
+                .toList(),
+            prog.getElfSha256() == null ? null : HexFormat.of().formatHex(prog.getElfSha256()));
     }
 
     /** Entries in groups that fit one message each. */

@@ -29,9 +29,20 @@ public interface SwitchClient {
     record MapStatistics(int mapType, long used, long maxEntries, long evictions, long refusedFull) {
     }
 
-    /** One program's statistics from a PROG_STATS reply; counters are unsigned 64-bit values. */
+    /**
+     * One program's statistics from a PROG_STATS reply; counters are unsigned 64-bit values. {@code elfSha256}: the
+     * SHA-256 of the ELF object the program was loaded from, hexadecimal; null from a version 1.1 switch.
+     */
     record ProgramStatistics(long progId, boolean jit, long runs, long matches, long errors, long timedRuns,
-            long timedNs, long rules, long datapathFlows, long instructions, long memory, List<MapStatistics> maps) {
+            long timedNs, long rules, long datapathFlows, long instructions, long memory, List<MapStatistics> maps,
+            String elfSha256) {
+        public ProgramStatistics(final long progId, final boolean jit, final long runs, final long matches,
+                final long errors, final long timedRuns, final long timedNs, final long rules,
+                final long datapathFlows, final long instructions, final long memory,
+                final List<MapStatistics> maps) {
+            this(progId, jit, runs, matches, errors, timedRuns, timedNs, rules, datapathFlows, instructions, memory,
+                maps, null);
+        }
     }
 
     ListenableFuture<Void> loadProgram(String node, long progId, byte[] elf, boolean replace, boolean keepMaps);

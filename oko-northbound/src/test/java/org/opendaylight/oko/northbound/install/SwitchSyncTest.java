@@ -226,6 +226,56 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     }
 
     @Test
+    void aNewMasterTakesOverWhatTheSwitchRunsInsteadOfLoadingItAgain() throws Exception {
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+        final String sha256 = readStatus().orElseThrow().getSha256();
+        assertTrue(readStatus().orElseThrow().getSettingsFingerprint() != null, "no settings fingerprint recorded");
+
+        // Another member becomes master (here: this one, knowing nothing loaded). The switch lists the program
+        // with the configured ELF's SHA-256, the previous master's entry the configured map writes: nothing is
+        // sent but the probe.
+        loaded.forgetSwitch(NODE);
+        client.sent.clear();
+        client.statistics = List.of(running(sha256));
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0"), client.sent);
+        assertTrue(loaded.get(NODE, PROG_ID).isPresent(), "the program taken over is not known loaded");
+        assertStatus(InstallStatus.Installed, "");
+
+        // A different ELF on the switch (loaded by someone else) is replaced.
+        loaded.forgetSwitch(NODE);
+        client.sent.clear();
+        client.statistics = List.of(running("00".repeat(32)));
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
+            NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
+
+        // Parameters changed while no member mastered the switch: the running program is loaded with them.
+        storeLimiter("7");
+        loaded.forgetSwitch(NODE);
+        client.sent.clear();
+        client.statistics = List.of(running(sha256));
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
+            NODE + " update 30 map 0 00000000=07000000000000000700000000000000"), client.sent);
+
+        // A switch that does not report SHA-256s (protocol 1.1) gets it loaded.
+        loaded.forgetSwitch(NODE);
+        client.sent.clear();
+        client.statistics = List.of(new SwitchClient.ProgramStatistics(PROG_ID, true, 0, 0, 0, 0, 0, 0, 0, 78, 0,
+            List.of()));
+        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(3, client.sent.size(), client.sent::toString);
+    }
+
+    private static SwitchClient.ProgramStatistics running(final String sha256) {
+        return new SwitchClient.ProgramStatistics(PROG_ID, true, 10, 5, 0, 0, 0, 1, 0, 78, 0, List.of(), sha256);
+    }
+
+    @Test
     void losingTheSwitchMarksItsProgramsDisconnected() throws Exception {
         storeLimiter("5");
         installOnSwitch("limiter");

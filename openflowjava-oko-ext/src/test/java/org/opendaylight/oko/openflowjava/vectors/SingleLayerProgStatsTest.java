@@ -7,9 +7,11 @@
  */
 package org.opendaylight.oko.openflowjava.vectors;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.opendaylight.oko.openflowjava.vectors.ProtocolVector.bytesOf;
@@ -100,6 +102,20 @@ class SingleLayerProgStatsTest {
         assertEquals(Uint64.valueOf(0x1_0000_0001L), p9.getRuns());
         assertEquals(Uint64.valueOf(7), p9.nonnullMapStats().get(0).getRefusedFull());
         assertTrue(programs.get(2).nonnullMapStats().isEmpty());
+        // Version 1.2 records end with the ELF's SHA-256 (the vectors' are of "program 7" and "program 9"); a 1.1
+        // record (program 11) has none.
+        assertArrayEquals(sha256("program 7"), p7.getElfSha256());
+        assertArrayEquals(sha256("program 9"), p9.getElfSha256());
+        assertNull(programs.get(2).getElfSha256());
+    }
+
+    private static byte[] sha256(final String text) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256")
+                .digest(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
@@ -113,7 +129,8 @@ class SingleLayerProgStatsTest {
     @Test
     void malformedRepliesAreDecodingErrors() {
         for (String name : List.of("prog_stats_reply_bad_record_length", "prog_stats_reply_count_overflow",
-                "prog_stats_reply_truncated_record", "prog_stats_reply_map_index", "prog_stats_reply_unknown_flags")) {
+                "prog_stats_reply_truncated_record", "prog_stats_reply_map_index", "prog_stats_reply_unknown_flags",
+                "prog_stats_reply_sha256_cut")) {
             assertThrows(OkoDecodingException.class, () -> decode(bytesOf(name)), name);
         }
     }

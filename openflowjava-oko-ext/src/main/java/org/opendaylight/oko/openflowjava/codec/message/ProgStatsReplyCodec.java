@@ -7,6 +7,7 @@
  */
 package org.opendaylight.oko.openflowjava.codec.message;
 
+import static org.opendaylight.oko.openflowjava.OkoConstants.ELF_SHA256_LENGTH;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXP_TYPE_PROG_STATS;
 import static org.opendaylight.oko.openflowjava.OkoConstants.MAP_STATS_RECORD_LENGTH;
 import static org.opendaylight.oko.openflowjava.OkoConstants.MAX_MAPS;
@@ -50,8 +51,10 @@ public final class ProgStatsReplyCodec extends AbstractBodyCodec<OkoProgStatsRep
                 throw new IllegalArgumentException("program " + prog.getProgId().getValue() + " has "
                     + maps.size() + " map records, at most " + MAX_MAPS);
             }
+            final byte[] sha256 = prog.getElfSha256();
             out.writeInt(prog.getProgId().getValue().intValue());
-            out.writeShort(PROG_STATS_RECORD_LENGTH + MAP_STATS_RECORD_LENGTH * maps.size());
+            out.writeShort(PROG_STATS_RECORD_LENGTH + MAP_STATS_RECORD_LENGTH * maps.size()
+                + (sha256 == null ? 0 : ELF_SHA256_LENGTH));
             out.writeByte(maps.size());
             out.writeByte(Boolean.TRUE.equals(prog.getJit()) ? PROG_STATS_JIT : 0);
             out.writeLong(prog.requireRuns().longValue());
@@ -74,6 +77,9 @@ public final class ProgStatsReplyCodec extends AbstractBodyCodec<OkoProgStatsRep
                 out.writeInt(0);
                 out.writeLong(map.requireEvictions().longValue());
                 out.writeLong(map.requireRefusedFull().longValue());
+            }
+            if (sha256 != null) {
+                out.writeBytes(sha256);
             }
         }
     }
@@ -101,9 +107,10 @@ public final class ProgStatsReplyCodec extends AbstractBodyCodec<OkoProgStatsRep
         final int length = in.u16("length");
         final int mapCount = in.u8("n_maps");
         final int flags = in.u8("flags");
-        if (mapCount > MAX_MAPS || length != PROG_STATS_RECORD_LENGTH + MAP_STATS_RECORD_LENGTH * mapCount) {
+        final int mapsEnd = PROG_STATS_RECORD_LENGTH + MAP_STATS_RECORD_LENGTH * mapCount;
+        if (mapCount > MAX_MAPS || length != mapsEnd && length != mapsEnd + ELF_SHA256_LENGTH) {
             throw in.error("program record " + position + " has length " + length + " for " + mapCount
-                + " maps (72 + 32 per map, at most 64 maps)");
+                + " maps (72 + 32 per map, + 32 with the ELF's SHA-256; at most 64 maps)");
         }
         if ((flags & ~PROG_STATS_JIT) != 0) {
             throw in.error("program record " + position + " has undefined flags " + flags);
@@ -124,6 +131,9 @@ public final class ProgStatsReplyCodec extends AbstractBodyCodec<OkoProgStatsRep
         final List<MapStats> maps = new ArrayList<>(mapCount);
         for (int index = 0; index < mapCount; index++) {
             maps.add(readMap(in, index));
+        }
+        if (length > mapsEnd) {
+            prog.setElfSha256(in.bytes(ELF_SHA256_LENGTH, "elf_sha256"));
         }
         return prog.setMapStats(maps).build();
     }
