@@ -144,7 +144,8 @@ public final class OkoNorthbound implements AutoCloseable {
         registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class, sendMaps::onMessage));
         registrations.add(sendMaps::close);
         registrations.add(rpcProvider.registerRpcImplementations(
-            new OkoRpcs(broker, resolver, installer, loaded, client, support, SWITCH_TIMEOUT_MILLIS)
+            new OkoRpcs(broker, resolver, installer, loaded, client, support, ownership::isOwned, member,
+                SWITCH_TIMEOUT_MILLIS)
                 .implementations()));
         LOG.info("Oko northbound started on cluster member {} (reconciliation priority {})", member,
             SwitchOwnership.RECONCILIATION_PRIORITY);

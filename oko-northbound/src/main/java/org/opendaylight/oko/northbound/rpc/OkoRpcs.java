@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
@@ -27,6 +28,7 @@ import org.opendaylight.oko.filters.Layout;
 import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
 import org.opendaylight.oko.northbound.install.OkoSupport;
+import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.install.Outcome;
 import org.opendaylight.oko.northbound.install.ProgramInstaller;
 import org.opendaylight.oko.northbound.maps.MapContentsMapper;
@@ -77,6 +79,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.load.program.
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.load.program.input.what.Inline;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.Rpc;
 import org.opendaylight.yangtools.binding.util.BindingMap;
@@ -100,12 +103,20 @@ public final class OkoRpcs {
     private final LoadedPrograms loaded;
     private final SwitchClient client;
     private final OkoSupport support;
+    private final Predicate<String> mastered;
+    private final String member;
     private final long timeoutMillis;
 
+    /**
+     * RPCs on this controller, cluster member {@code member}: they act on switches it masters ({@code mastered});
+     * for another switch they name the member that masters it.
+     */
     public OkoRpcs(final DataBroker broker, final ProgramResolver resolver, final ProgramInstaller installer,
             final LoadedPrograms loaded, final SwitchClient client, final OkoSupport support,
-            final long timeoutMillis) {
+            final Predicate<String> mastered, final String member, final long timeoutMillis) {
         this.broker = requireNonNull(broker);
+        this.mastered = requireNonNull(mastered);
+        this.member = requireNonNull(member);
         this.support = requireNonNull(support);
         this.resolver = requireNonNull(resolver);
         this.installer = requireNonNull(installer);
@@ -340,6 +351,14 @@ public final class OkoRpcs {
             .builder(Nodes.class).child(Node.class, new NodeKey(nodeId)).build());
         if (inventory.isEmpty()) {
             throw new Refusal(ErrorTag.DATA_MISSING, "switch " + node + " is unknown or not connected");
+        }
+        if (!mastered.test(node)) {
+            // In a cluster, only the switch's master talks Oko to it (and knows what it loaded there).
+            final String master = read(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(node))
+                .map(Switch::getMaster).orElse(null);
+            throw new Refusal(ErrorTag.RESOURCE_DENIED, node + " is mastered by "
+                + (master != null ? master : "another cluster member") + ", not by this one (" + member
+                + "): call the RPC on " + (master != null ? master : "the master") + "'s RESTCONF");
         }
         if (support.unsupported(node)) {
             // Nothing Oko is sent to a switch without Oko.

@@ -1,0 +1,227 @@
+# Copyright (c) 2026 Oko contributors and others. All rights reserved.
+#
+# This program and the accompanying materials are made available under the
+# terms of the Eclipse Public License v1.0 which accompanies this distribution,
+# and is available at http://www.eclipse.org/legal/epl-v10.html
+"""Three OpenDaylight members (it/system/up --cluster 3) and the patched switch connected to all of them.
+
+The switch's own OpenFlow log (vconn at debug level) is the witness of what reached it, and over which
+controller connection: configuration written on any member is loaded once, by the switch's master; after a
+kill -9 of the master another member takes the switch over without loading anything again; the killed member
+rejoins and pushes nothing."""
+import base64
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+import requests
+
+from conftest import SYSTEM, system_env
+from helpers import AUTH, wait_for
+
+MEMBERS = 3
+PROG_ID = 31
+LATER_PROG_ID = 32
+PROGRAM = {"oko:program": [{"name": "kept", "library-filter": "rate-limiter",
+                            "parameter": [{"name": "rate", "value": "100"}]}]}
+FLOW = {"flow-node-inventory:flow": [{
+    "id": "kept-flow", "table_id": 0, "priority": 310,
+    "match": {"ethernet-match": {"ethernet-type": {"type": 2048}},
+              "openflowplugin-extension-general:extension-list": [{
+                  "extension-key": "oko-openflowplugin:filter-prog-key",
+                  "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": PROG_ID}}}]},
+    "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
+        {"order": 0, "drop-action": {}}]}}]}}]}
+# A rate-limiter bucket for 10.1.1.1: state a reload that reset maps would lose.
+BUCKET_KEY = bytes([10, 1, 1, 1])
+
+
+class Cluster:
+    def __init__(self):
+        self.env = system_env()
+        self.run_dir = self.env["OKO_RUN"]
+        self.node_id = "openflow:%d" % int(self.env["OKO_DPID"], 16)
+        self.bridge = self.env["OKO_BRIDGE"]
+
+    def up(self):
+        # Every OpenFlow message the switch receives, with the controller connection it came over, from its start.
+        subprocess.run([str(SYSTEM / "up"), "--cluster", str(MEMBERS)], check=True, timeout=900,
+                       env=dict(self.env, OKO_VSWITCHD_VLOG="-vvconn:file:dbg"))
+
+    def down(self):
+        subprocess.run([str(SYSTEM / "down")], env=self.env, timeout=400, capture_output=True)
+
+    def restconf(self, member):
+        return f"http://127.0.0.{member}:8181/rests"
+
+    def sh(self, cmd):
+        return subprocess.run(["bash", "-c", cmd], env=self.env, capture_output=True, text=True, timeout=120)
+
+    def ovs_log(self):
+        with open(os.path.join(self.run_dir, "ovs", "ovs-vswitchd.log"), errors="replace") as f:
+            return f.read()
+
+    def switch_entry(self, member):
+        r = requests.get(f"{self.restconf(member)}/data/oko:switches/switch={self.node_id}?content=nonconfig",
+                         auth=AUTH, timeout=30)
+        return r.json()["oko:switch"][0] if r.status_code == 200 else None
+
+    def status(self, member, prog_id):
+        entry = self.switch_entry(member) or {}
+        return {p["program-id"]: p.get("status") for p in entry.get("program", [])}.get(prog_id)
+
+    def master(self):
+        """The member (1-3) every answering member names as the switch's master, or None while they disagree."""
+        named = set()
+        for member in self.alive():
+            entry = self.switch_entry(member) or {}
+            named.add(entry.get("master") if entry.get("connected") else None)
+        if len(named) != 1 or None in named:
+            return None
+        return int(named.pop().split("-")[1])
+
+    def pidfile(self, member):
+        return os.path.join(self.run_dir, f"karaf-{member}.pid")
+
+    def alive(self):
+        members = []
+        for member in range(1, MEMBERS + 1):
+            try:
+                os.killpg(int(open(self.pidfile(member)).read().strip()), 0)
+                members.append(member)
+            except (OSError, ValueError):
+                pass
+        return members
+
+    def rpc(self, member, name, body):
+        return requests.post(f"{self.restconf(member)}/operations/oko:{name}", json={"input": body}, auth=AUTH,
+                             timeout=120)
+
+
+def received(log, what):
+    """(connection address, message) of each Oko message of kind `what` the switch received."""
+    return re.findall(r"tcp:(127\.0\.0\.\d):6653: received: OKOT_" + what + r" \(OF1\.3\) \(xid=0x[0-9a-f]+\): "
+                      r"prog_id=(\d+)", log)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = Cluster()
+    # Fresh members, from an empty configuration: what an earlier run stored would be loaded before the first
+    # test looks.
+    for member in range(1, MEMBERS + 1):
+        shutil.rmtree(os.path.join(c.run_dir, f"karaf-{member}"), ignore_errors=True)
+    try:
+        c.up()
+    except BaseException:
+        c.down()
+        raise
+    try:
+        yield c
+    finally:
+        c.down()
+
+
+def test_configuration_written_on_any_member_reaches_the_switch_once_from_its_master(cluster):
+    master = wait_for(cluster.master, 60, "no member is named master of the switch by all members")
+    writer = next(m for m in range(1, MEMBERS + 1) if m != master)
+    start = len(cluster.ovs_log())
+    base = cluster.restconf(writer)
+    for url, body in ((f"{base}/data/oko:programs/program=kept", PROGRAM),
+                      (f"{base}/data/oko:switches/switch={cluster.node_id}/program={PROG_ID}",
+                       {"oko:program": [{"program-id": PROG_ID, "program": "kept"}]}),
+                      (f"{base}/data/opendaylight-inventory:nodes/node={cluster.node_id}"
+                       "/flow-node-inventory:table=0/flow=kept-flow", FLOW)):
+        r = requests.put(url, json=body, auth=AUTH, timeout=30)
+        assert r.status_code in (200, 201, 204), r.text
+    for member in range(1, MEMBERS + 1):
+        wait_for(lambda: cluster.status(member, PROG_ID) == "installed", 90,
+                 f"member {member} does not say program {PROG_ID} is installed")
+    wait_for(lambda: "filter_prog=31" in cluster.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {cluster.bridge}").stdout,
+             60, "the flow naming the program is not on the switch")
+    time.sleep(3)
+    loads = received(cluster.ovs_log()[start:], "LOAD_PROG")
+    assert loads == [(f"127.0.0.{master}", str(PROG_ID))], loads
+
+
+def test_kill_of_the_master_moves_the_switch_without_loading_anything_again(cluster):
+    master = wait_for(cluster.master, 60, "no agreed master")
+    survivor = next(m for m in range(1, MEMBERS + 1) if m != master)
+    # State in the program's maps: a bucket for 10.1.1.1. The RPCs act through the switch's master; another
+    # member says which member that is.
+    r = requests.get(f"{cluster.restconf(survivor)}/data/oko:programs/program=kept/info?content=nonconfig",
+                     auth=AUTH, timeout=30)
+    assert r.status_code == 200, r.text
+    (buckets,) = [m for m in r.json()["oko:info"]["map"] if m["map-name"] == "buckets"]
+    value = bytes(range(1, buckets["value-size"] + 1))
+    write = {"node": cluster.node_id, "program-id": PROG_ID, "map": "buckets",
+             "entry": [{"key": base64.b64encode(BUCKET_KEY).decode(), "value": base64.b64encode(value).decode()}]}
+    r = cluster.rpc(survivor, "update-map-entries", write)
+    assert r.status_code == 409, r.text
+    assert (f"{cluster.node_id} is mastered by member-{master}, not by this one (member-{survivor}): call the RPC "
+            f"on member-{master}'s RESTCONF") in r.text, r.text
+    r = cluster.rpc(master, "update-map-entries", write)
+    assert r.status_code == 204, r.text
+    flows_before = cluster.sh(f"ovs-ofctl -O OpenFlow13 --no-stats dump-flows {cluster.bridge}").stdout
+
+    start = len(cluster.ovs_log())
+    killed_at = time.time()
+    os.killpg(int(open(cluster.pidfile(master)).read().strip()), signal.SIGKILL)
+    wait_for(lambda: re.search(r"tcp:127\.0\.0\.(?!%d)\d:6653: received: OFPT_ROLE_REQUEST .*role=primary" % master,
+                               cluster.ovs_log()[start:]), 60, "no other member asked the switch to be its master")
+    new_master_s = time.time() - killed_at
+    new = wait_for(lambda: cluster.master() not in (None, master) and cluster.master(), 60,
+                   "the survivors do not name a new master")
+    print(f"failover: the switch had a new master {new_master_s:.1f} s after the kill (member {new})")
+    wait_for(lambda: all(cluster.status(m, PROG_ID) == "installed" for m in cluster.alive()), 60,
+             "the program is not 'installed' on the survivors")
+
+    # Nothing was loaded, unloaded or written again; the flows and the map entry are as they were.
+    time.sleep(5)
+    log = cluster.ovs_log()[start:]
+    assert received(log, "LOAD_PROG") == [] and received(log, "UNLOAD_PROG") == [], log[-3000:]
+    assert received(log, "UPDATE_MAP") == [], "the parameters were written again"
+    assert cluster.sh(f"ovs-ofctl -O OpenFlow13 --no-stats dump-flows {cluster.bridge}").stdout == flows_before
+    r = cluster.rpc(new, "dump-maps", {"node": cluster.node_id, "program-id": PROG_ID, "map": ["buckets"]})
+    assert r.status_code == 200, r.text
+    (dumped,) = r.json()["oko:output"]["map"]
+    assert {e["key"]: e["value"] for e in dumped.get("entry", [])}.get(BUCKET_KEY.hex()) == value.hex(), dumped
+
+    # Configuration written on a survivor reaches the switch, loaded once by the new master.
+    applied_from = time.time()
+    r = requests.put(f"{cluster.restconf(survivor)}/data/oko:switches/switch={cluster.node_id}"
+                     f"/program={LATER_PROG_ID}", json={"oko:program": [{"program-id": LATER_PROG_ID,
+                                                                           "program": "kept"}]},
+                     auth=AUTH, timeout=30)
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: cluster.status(survivor, LATER_PROG_ID) == "installed", 60,
+             "the program configured after the failover is not installed")
+    print(f"failover: configuration written on a survivor applied {time.time() - applied_from:.1f} s after the "
+          f"write, {time.time() - killed_at:.1f} s after the kill")
+    assert received(cluster.ovs_log()[start:], "LOAD_PROG") == [(f"127.0.0.{new}", str(LATER_PROG_ID))]
+
+
+def test_the_killed_member_rejoins_and_pushes_nothing(cluster):
+    dead = [m for m in range(1, MEMBERS + 1) if m not in cluster.alive()]
+    assert len(dead) == 1, f"expected the member the previous test killed to be down: {dead}"
+    (member,) = dead
+    start = len(cluster.ovs_log())
+    cluster.up()                    # starts the missing member only
+    restored = open(os.path.join(cluster.run_dir, f"karaf-{member}", "oko-store", "restored")).read()
+    assert "taken from the cluster's datastore" in restored, restored
+    wait_for(lambda: cluster.status(member, LATER_PROG_ID) == "installed", 60,
+             "the rejoined member does not see the programs installed")
+    # It reconnects to the switch as a slave (OVS retries within a few seconds) and sends nothing Oko, and no
+    # flow: the configuration it holds is the cluster's, already on the switch.
+    wait_for(lambda: f"tcp:127.0.0.{member}:6653: received: OFPT_ROLE_REQUEST" in cluster.ovs_log()[start:], 60,
+             "the rejoined member did not connect to the switch")
+    time.sleep(10)
+    log = cluster.ovs_log()[start:]
+    for kind in ("LOAD_PROG", "UNLOAD_PROG", "UPDATE_MAP", "DELETE_MAP_ENTRIES"):
+        assert received(log, kind) == [], f"{kind} after the member rejoined"
+    assert "received: OFPT_FLOW_MOD" not in log, "a flow was pushed again"
+    assert cluster.master() not in (None, member)
