@@ -98,6 +98,10 @@ def pytest_runtest_makereport(item, call):
                 run / "ovs" / "ovsdb-server.log", run / "karaf.out"):
         if log.exists():
             shutil.copy(log, target / log.name)
+    for member in sorted(run.glob("karaf-[0-9]")):      # a cluster's members (it/system/up --cluster)
+        log = member / "data" / "log" / "karaf.log"
+        if log.exists():
+            shutil.copy(log, target / f"{member.name}.log")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -146,6 +146,10 @@ def test_configuration_written_on_any_member_reaches_the_switch_once_from_its_ma
     time.sleep(3)
     loads = received(cluster.ovs_log()[start:], "LOAD_PROG")
     assert loads == [(f"127.0.0.{master}", str(PROG_ID))], loads
+    # The Karaf console of any member lists the switch with its master.
+    r = cluster.sh(f"{SYSTEM}/console --member {writer} oko:switches")
+    assert re.search(rf"^{cluster.node_id} +yes +member-{master} +yes +1 installed$", r.stdout, re.M), \
+        r.stdout + r.stderr
 
 
 def test_kill_of_the_master_moves_the_switch_without_loading_anything_again(cluster):
