@@ -148,7 +148,7 @@ def test_configuration_written_on_any_member_reaches_the_switch_once_from_its_ma
     assert loads == [(f"127.0.0.{master}", str(PROG_ID))], loads
     # The Karaf console of any member lists the switch with its master.
     r = cluster.sh(f"{SYSTEM}/console --member {writer} oko:switches")
-    assert re.search(rf"^{cluster.node_id} +yes +member-{master} +yes +1 installed$", r.stdout, re.M), \
+    assert re.search(rf"^{cluster.node_id} +yes +member-{master} +yes +1 installed\s*$", r.stdout, re.M), \
         r.stdout + r.stderr
 
 
