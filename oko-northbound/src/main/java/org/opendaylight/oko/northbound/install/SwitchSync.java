@@ -108,9 +108,13 @@ public final class SwitchSync {
      * switch neither configured nor connected loses its entry. Nothing is written when the entry says so already.
      *
      * <p>Every member of a cluster may do this for the same switch at the same moment (each sees the inventory
-     * change), and a member that has just become a slave does it while the master writes the entry. One read-write
-     * transaction reads the entry first and the inventory second: a master that writes the entry after that read
-     * makes this commit fail, and the next attempt sees the switch in the inventory and writes nothing.
+     * change), and a member that has just become a slave does it while the master writes the entry. A read-write
+     * transaction reads the entry, then (in a transaction of its own) whether the switch is in the inventory: a
+     * master writes the inventory before the entry, so a master that writes the entry after that first read makes
+     * this commit fail, and the next attempt sees the switch in the inventory and writes nothing. The read-write
+     * transaction touches the oko module's shard only: one that also read the inventory's shard would commit
+     * across two shards, and a hundred of those at once (a start with a hundred switch entries) held each other
+     * up until the datastore timed them out.
      */
     public ListenableFuture<Void> markIfUnmastered(final String node) {
         return onSwitch(node, () -> {
@@ -131,8 +135,11 @@ public final class SwitchSync {
         final String what = "the operational state of " + node;
         final Optional<Switch> reported = DatastoreReads.await(tx.read(LogicalDatastoreType.OPERATIONAL,
             OperationalState.switchPath(node)), switchTimeoutMillis, what);
-        final boolean mastered = DatastoreReads.await(tx.exists(LogicalDatastoreType.OPERATIONAL,
-            OperationalState.inventoryPath(node)), switchTimeoutMillis, "the inventory");
+        final boolean mastered;
+        try (var inventory = broker.newReadOnlyTransaction()) {
+            mastered = DatastoreReads.await(inventory.exists(LogicalDatastoreType.OPERATIONAL,
+                OperationalState.inventoryPath(node)), switchTimeoutMillis, "the inventory");
+        }
         final Config config = mastered ? null : readConfig(node);
         final Optional<Switch> wanted = mastered ? reported
             : OperationalState.unmastered(node, reported, config.configured(), config.wanted());
