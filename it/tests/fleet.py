@@ -1,0 +1,317 @@
+# Copyright (c) 2026 Oko contributors and others. All rights reserved.
+#
+# This program and the accompanying materials are made available under the
+# terms of the Eclipse Public License v1.0 which accompanies this distribution,
+# and is available at http://www.eclipse.org/legal/epl-v10.html
+"""A simulated fleet of Oko switches: thousands of OpenFlow 1.3 connections in one process (asyncio).
+
+Each simulated switch has a datapath id and connects to every controller address given (a cluster's members,
+as Open vSwitch does with several controllers). It completes the handshake, answers what OpenDaylight asks
+(features, multipart, role, barrier, echo), and speaks Oko with state, per switch: LOAD_PROG keeps the program
+(its ELF's SHA-256, replacing or refusing as docs/protocol.md 4.1 says), UNLOAD_PROG drops it, UPDATE_MAP and
+DELETE_MAP_ENTRIES change its maps' entries, PROG_STATS (version 1.2) lists the programs with their SHA-256,
+FLOW_MOD adds and deletes flows, which the flow statistics report back. What each switch received, and when, is
+kept for the tests and benchmarks: the controller's side can be measured at a scale one ovs-vswitchd does not
+reach.
+
+    python3 it/tests/fleet.py --switches 1000 [--controllers 127.0.0.1:6653,...] [--first-dpid 1000]
+
+runs a fleet until interrupted and prints, every 5 s, how many switches are connected and how many have
+programs loaded.
+"""
+import argparse
+import asyncio
+import hashlib
+import struct
+import time
+
+OFP_VERSION = 0x04
+OFPT_HELLO, OFPT_ERROR, OFPT_ECHO_REQUEST, OFPT_ECHO_REPLY, OFPT_EXPERIMENTER = 0, 1, 2, 3, 4
+OFPT_FEATURES_REQUEST, OFPT_FEATURES_REPLY = 5, 6
+OFPT_GET_CONFIG_REQUEST, OFPT_GET_CONFIG_REPLY = 7, 8
+OFPT_FLOW_MOD = 14
+OFPT_MULTIPART_REQUEST, OFPT_MULTIPART_REPLY = 18, 19
+OFPT_BARRIER_REQUEST, OFPT_BARRIER_REPLY = 20, 21
+OFPT_ROLE_REQUEST, OFPT_ROLE_REPLY = 24, 25
+OFPT_GET_ASYNC_REQUEST, OFPT_GET_ASYNC_REPLY = 26, 27
+OFPMP_DESC, OFPMP_FLOW, OFPMP_EXPERIMENTER = 0, 1, 0xFFFF
+OFPFC_ADD, OFPFC_DELETE, OFPFC_DELETE_STRICT = 0, 3, 4
+OFPCR_ROLE_NOCHANGE, OFPCR_ROLE_EQUAL, OFPCR_ROLE_MASTER, OFPCR_ROLE_SLAVE = 0, 1, 2, 3
+OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, OFPBRC_IS_SLAVE = 1, 4, 10
+OFPET_EXPERIMENTER = 0xFFFF
+
+# docs/protocol.md
+OKO_EXPERIMENTER = 0x4F4B4F00
+LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, DUMP_MAPS, PROG_STATS = 1, 2, 3, 4, 6, 7
+OKO_LOAD_REPLACE = 0x0001
+OKO_EC_PROG_EXISTS, OKO_EC_UNKNOWN_PROG = 4, 5
+
+
+def header(msg_type, length, xid):
+    return struct.pack(">BBHI", OFP_VERSION, msg_type, length, xid)
+
+
+class Program:
+    def __init__(self, elf):
+        self.sha256 = hashlib.sha256(elf).digest()
+        self.maps = {}                  # map index -> {key bytes: value bytes}
+
+
+class SimulatedSwitch:
+    """One switch: its state, shared by its connections to every controller."""
+
+    def __init__(self, dpid):
+        self.dpid = dpid
+        self.programs = {}              # prog_id -> Program
+        self.flows = {}                 # (table, priority, match) -> FLOW_MOD bytes
+        self.received = []              # (time, controller, kind, prog_id or None)
+        self.connections = {}           # controller -> Connection
+        self.generation = None
+
+    def record(self, controller, kind, prog_id=None):
+        self.received.append((time.monotonic(), controller, kind, prog_id))
+
+    def count(self, kind, prog_id=None):
+        return sum(1 for _, _, k, p in self.received if k == kind and (prog_id is None or p == prog_id))
+
+
+class Connection:
+    """One switch's connection to one controller."""
+
+    def __init__(self, switch, controller):
+        self.switch = switch
+        self.controller = controller
+        self.role = OFPCR_ROLE_EQUAL
+        self.writer = None
+
+    async def run(self, stopping):
+        host, port = self.controller.rsplit(":", 1)
+        while not stopping.is_set():
+            try:
+                reader, self.writer = await asyncio.open_connection(host, int(port))
+            except OSError:
+                await asyncio.sleep(1)
+                continue
+            self.switch.connections[self.controller] = self
+            self.send(header(OFPT_HELLO, 8, 1))
+            try:
+                while True:
+                    head = await reader.readexactly(8)
+                    _, msg_type, length, xid = struct.unpack(">BBHI", head)
+                    body = await reader.readexactly(length - 8)
+                    self.handle(msg_type, xid, head + body)
+            except (asyncio.IncompleteReadError, ConnectionError, OSError):
+                pass
+            finally:
+                self.switch.connections.pop(self.controller, None)
+                self.writer.close()
+            await asyncio.sleep(1)
+
+    def send(self, data):
+        self.writer.write(data)
+
+    def error(self, xid, err_type, code, msg, data=b""):
+        body = struct.pack(">HH", err_type, code) + data + msg[:64]
+        self.send(header(OFPT_ERROR, 8 + len(body), xid) + body)
+
+    def oko_error(self, xid, code, msg, text):
+        # OFPET_EXPERIMENTER error: type, exp_code, experimenter, then the text (docs/protocol.md 7).
+        del msg
+        body = struct.pack(">HHI", OFPET_EXPERIMENTER, code, OKO_EXPERIMENTER) + text.encode()
+        self.send(header(OFPT_ERROR, 8 + len(body), xid) + body)
+
+    def handle(self, msg_type, xid, msg):
+        sw = self.switch
+        if msg_type == OFPT_ECHO_REQUEST:
+            self.send(header(OFPT_ECHO_REPLY, len(msg), xid) + msg[8:])
+        elif msg_type == OFPT_FEATURES_REQUEST:
+            body = struct.pack(">QIBB2xII", sw.dpid, 0, 254, 0, 0x1, 0)
+            self.send(header(OFPT_FEATURES_REPLY, 8 + len(body), xid) + body)
+        elif msg_type == OFPT_GET_CONFIG_REQUEST:
+            self.send(header(OFPT_GET_CONFIG_REPLY, 12, xid) + struct.pack(">HH", 0, 0xFFFF))
+        elif msg_type == OFPT_BARRIER_REQUEST:
+            self.send(header(OFPT_BARRIER_REPLY, 8, xid))
+        elif msg_type == OFPT_ROLE_REQUEST:
+            role, generation = struct.unpack(">I4xQ", msg[8:24])
+            if role == OFPCR_ROLE_MASTER:
+                for other in sw.connections.values():
+                    if other is not self and other.role == OFPCR_ROLE_MASTER:
+                        other.role = OFPCR_ROLE_SLAVE
+            if role != OFPCR_ROLE_NOCHANGE:
+                self.role = role
+                sw.generation = generation
+                sw.record(self.controller, "ROLE_%s" % {1: "EQUAL", 2: "MASTER", 3: "SLAVE"}.get(role, role))
+            reply = struct.pack(">I4xQ", self.role, sw.generation or 0)
+            self.send(header(OFPT_ROLE_REPLY, 24, xid) + reply)
+        elif msg_type == OFPT_GET_ASYNC_REQUEST:
+            self.send(header(OFPT_GET_ASYNC_REPLY, 32, xid) + b"\0" * 24)
+        elif msg_type == OFPT_MULTIPART_REQUEST:
+            self.multipart(xid, msg)
+        elif msg_type == OFPT_FLOW_MOD:
+            if self.role == OFPCR_ROLE_SLAVE:
+                self.error(xid, OFPET_BAD_REQUEST, OFPBRC_IS_SLAVE, msg)
+                return
+            self.flow_mod(msg)
+        elif msg_type == OFPT_EXPERIMENTER:
+            if self.role == OFPCR_ROLE_SLAVE:
+                self.error(xid, OFPET_BAD_REQUEST, OFPBRC_IS_SLAVE, msg)
+                return
+            self.experimenter(xid, msg)
+
+    def flow_mod(self, msg):
+        table, command = msg[24], msg[25]
+        priority = struct.unpack(">H", msg[30:32])[0]
+        match_len = struct.unpack(">H", msg[50:52])[0]
+        match = msg[48:48 + match_len]
+        sw = self.switch
+        sw.record(self.controller, "FLOW_MOD")
+        if command == OFPFC_ADD:
+            sw.flows[(table, priority, match)] = msg
+        elif command in (OFPFC_DELETE, OFPFC_DELETE_STRICT):
+            sw.flows = {k: v for k, v in sw.flows.items()
+                        if not (k[1:] == (priority, match) or command == OFPFC_DELETE and table == 0xFF)}
+
+    def experimenter(self, xid, msg):
+        experimenter, exp_type = struct.unpack(">II", msg[8:16])
+        sw = self.switch
+        if experimenter != OKO_EXPERIMENTER:
+            self.error(xid, OFPET_BAD_REQUEST, 3, msg)
+            return
+        if exp_type == LOAD_PROG:
+            prog_id, flags, elf_len = struct.unpack(">IH2xI4x", msg[16:32])
+            sw.record(self.controller, "LOAD_PROG", prog_id)
+            if prog_id in sw.programs and not flags & OKO_LOAD_REPLACE:
+                self.oko_error(xid, OKO_EC_PROG_EXISTS, msg, f"program {prog_id} is already loaded")
+                return
+            sw.programs[prog_id] = Program(msg[32:32 + elf_len])
+        elif exp_type == UNLOAD_PROG:
+            prog_id = struct.unpack(">I", msg[16:20])[0]
+            sw.record(self.controller, "UNLOAD_PROG", prog_id)
+            if sw.programs.pop(prog_id, None) is None:
+                self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
+        elif exp_type in (UPDATE_MAP, DELETE_MAP_ENTRIES):
+            prog_id, map_index = struct.unpack(">IB", msg[16:21])
+            kind = "UPDATE_MAP" if exp_type == UPDATE_MAP else "DELETE_MAP_ENTRIES"
+            sw.record(self.controller, kind, prog_id)
+            program = sw.programs.get(prog_id)
+            if program is None:
+                self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
+                return
+            # The entries themselves are counted, not decoded: the benchmarks need what arrived, not the bytes.
+            program.maps.setdefault(map_index, {})
+        else:
+            self.error(xid, OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, msg)
+
+    def multipart(self, xid, msg):
+        mp_type = struct.unpack(">H", msg[8:10])[0]
+        if mp_type == OFPMP_EXPERIMENTER:
+            experimenter, exp_type = struct.unpack(">II", msg[16:24])
+            if experimenter == OKO_EXPERIMENTER and exp_type == PROG_STATS:
+                self.prog_stats(xid, struct.unpack(">I", msg[24:28])[0], msg)
+            else:
+                self.error(xid, OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, msg)
+            return
+        body = b""
+        if mp_type == OFPMP_DESC:
+            body = b"".join(s.encode().ljust(n, b"\0") for s, n in
+                            (("Oko simulated fleet", 256), ("fleet.py", 256), ("1", 256), ("0", 32),
+                             ("fleet", 256)))
+        elif mp_type == OFPMP_FLOW:
+            body = b"".join(flow_stats(mod) for mod in self.switch.flows.values())
+        reply = struct.pack(">HH4x", mp_type, 0) + body
+        self.send(header(OFPT_MULTIPART_REPLY, 8 + len(reply), xid) + reply)
+
+    def prog_stats(self, xid, prog_id, msg):
+        """PROG_STATS reply (docs/protocol.md 4.3, version 1.2): a record without maps per program."""
+        sw = self.switch
+        sw.record(self.controller, "PROG_STATS", prog_id)
+        if prog_id and prog_id not in sw.programs:
+            self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
+            return
+        ids = sorted(sw.programs) if prog_id == 0 else [prog_id]
+        records = b"".join(struct.pack(">IHBB5QIIII Q", pid, 104, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)
+                           + sw.programs[pid].sha256 for pid in ids)
+        body = (struct.pack(">HH4xII", OFPMP_EXPERIMENTER, 0, OKO_EXPERIMENTER, PROG_STATS)
+                + struct.pack(">H6x", len(ids)) + records)
+        self.send(header(OFPT_MULTIPART_REPLY, 8 + len(body), xid) + body)
+
+
+def flow_stats(mod):
+    """ofp_flow_stats for a flow added by FLOW_MOD `mod` (match and instructions copied verbatim)."""
+    cookie = mod[8:16]
+    table = mod[24]
+    idle, hard, priority = struct.unpack(">HHH", mod[26:32])
+    flags = struct.unpack(">H", mod[44:46])[0]
+    match_len = struct.unpack(">H", mod[50:52])[0]
+    padded = (match_len + 7) // 8 * 8
+    match = mod[48:48 + padded]
+    instructions = mod[48 + padded:]
+    fixed = struct.pack(">BxIIHHHH4x", table, 1, 0, priority, idle, hard, flags) + cookie + struct.pack(">QQ", 0, 0)
+    entry = fixed + match + instructions
+    return struct.pack(">H", 2 + len(entry)) + entry
+
+
+class Fleet:
+    """`count` simulated switches with datapath ids first_dpid, first_dpid + 1, ..., each connected to every
+    controller; run in a thread of their own (`start`) or in the caller's event loop (`run`)."""
+
+    def __init__(self, count, controllers=("127.0.0.1:6653",), first_dpid=1000):
+        self.switches = [SimulatedSwitch(first_dpid + i) for i in range(count)]
+        self.controllers = list(controllers)
+        self.stopping = None
+        self.loop = None
+        self.thread = None
+
+    async def run(self):
+        self.stopping = asyncio.Event()
+        tasks = [asyncio.create_task(Connection(sw, c).run(self.stopping))
+                 for sw in self.switches for c in self.controllers]
+        await self.stopping.wait()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def start(self):
+        import threading
+        ready = threading.Event()
+
+        def main():
+            self.loop = asyncio.new_event_loop()
+            self.loop.call_soon(ready.set)
+            self.loop.run_until_complete(self.run())
+        self.thread = threading.Thread(target=main, daemon=True)
+        self.thread.start()
+        ready.wait(10)
+        return self
+
+    def stop(self):
+        if self.loop and self.stopping:
+            self.loop.call_soon_threadsafe(self.stopping.set)
+        if self.thread:
+            self.thread.join(30)
+
+    def connected(self):
+        return sum(1 for sw in self.switches if sw.connections)
+
+    def with_program(self, prog_id):
+        return sum(1 for sw in self.switches if prog_id in sw.programs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--switches", type=int, default=100)
+    parser.add_argument("--controllers", default="127.0.0.1:6653")
+    parser.add_argument("--first-dpid", type=int, default=1000)
+    args = parser.parse_args()
+    fleet = Fleet(args.switches, args.controllers.split(","), args.first_dpid).start()
+    try:
+        while True:
+            time.sleep(5)
+            loaded = sum(1 for sw in fleet.switches if sw.programs)
+            print(f"{fleet.connected()} of {len(fleet.switches)} connected, {loaded} with programs", flush=True)
+    except KeyboardInterrupt:
+        fleet.stop()
+
+
+if __name__ == "__main__":
+    main()
