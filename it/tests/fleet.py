@@ -25,17 +25,13 @@ import hashlib
 import struct
 import time
 
-OFP_VERSION = 0x04
-OFPT_HELLO, OFPT_ERROR, OFPT_ECHO_REQUEST, OFPT_ECHO_REPLY, OFPT_EXPERIMENTER = 0, 1, 2, 3, 4
-OFPT_FEATURES_REQUEST, OFPT_FEATURES_REPLY = 5, 6
-OFPT_GET_CONFIG_REQUEST, OFPT_GET_CONFIG_REPLY = 7, 8
-OFPT_FLOW_MOD = 14
-OFPT_MULTIPART_REQUEST, OFPT_MULTIPART_REPLY = 18, 19
-OFPT_BARRIER_REQUEST, OFPT_BARRIER_REPLY = 20, 21
-OFPT_ROLE_REQUEST, OFPT_ROLE_REPLY = 24, 25
-OFPT_GET_ASYNC_REQUEST, OFPT_GET_ASYNC_REPLY = 26, 27
-OFPMP_DESC, OFPMP_FLOW, OFPMP_EXPERIMENTER = 0, 1, 0xFFFF
-OFPFC_ADD, OFPFC_DELETE, OFPFC_DELETE_STRICT = 0, 3, 4
+from ofpeer import (OFPMP_DESC, OFPMP_EXPERIMENTER, OFPMP_FLOW,
+                    OFPT_BARRIER_REPLY, OFPT_BARRIER_REQUEST, OFPT_ECHO_REPLY, OFPT_ECHO_REQUEST, OFPT_ERROR,
+                    OFPT_EXPERIMENTER, OFPT_FEATURES_REPLY, OFPT_FEATURES_REQUEST, OFPT_FLOW_MOD,
+                    OFPT_GET_ASYNC_REPLY, OFPT_GET_ASYNC_REQUEST, OFPT_GET_CONFIG_REPLY, OFPT_GET_CONFIG_REQUEST,
+                    OFPT_HELLO, OFPT_MULTIPART_REPLY, OFPT_MULTIPART_REQUEST, OFPT_ROLE_REPLY, OFPT_ROLE_REQUEST,
+                    OpenFlowPeer, apply_flow_mod, header)
+
 OFPCR_ROLE_NOCHANGE, OFPCR_ROLE_EQUAL, OFPCR_ROLE_MASTER, OFPCR_ROLE_SLAVE = 0, 1, 2, 3
 OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, OFPBRC_IS_SLAVE = 1, 4, 10
 OFPET_EXPERIMENTER = 0xFFFF
@@ -45,10 +41,6 @@ OKO_EXPERIMENTER = 0x4F4B4F00
 LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, DUMP_MAPS, PROG_STATS = 1, 2, 3, 4, 6, 7
 OKO_LOAD_REPLACE = 0x0001
 OKO_EC_PROG_EXISTS, OKO_EC_UNKNOWN_PROG = 4, 5
-
-
-def header(msg_type, length, xid):
-    return struct.pack(">BBHI", OFP_VERSION, msg_type, length, xid)
 
 
 class Program:
@@ -159,17 +151,8 @@ class Connection:
             self.experimenter(xid, msg)
 
     def flow_mod(self, msg):
-        table, command = msg[24], msg[25]
-        priority = struct.unpack(">H", msg[30:32])[0]
-        match_len = struct.unpack(">H", msg[50:52])[0]
-        match = msg[48:48 + match_len]
-        sw = self.switch
-        sw.record(self.controller, "FLOW_MOD")
-        if command == OFPFC_ADD:
-            sw.flows[(table, priority, match)] = msg
-        elif command in (OFPFC_DELETE, OFPFC_DELETE_STRICT):
-            sw.flows = {k: v for k, v in sw.flows.items()
-                        if not (k[1:] == (priority, match) or command == OFPFC_DELETE and table == 0xFF)}
+        self.switch.record(self.controller, "FLOW_MOD")
+        self.switch.flows = apply_flow_mod(self.switch.flows, msg)
 
     def experimenter(self, xid, msg):
         experimenter, exp_type = struct.unpack(">II", msg[8:16])
@@ -217,7 +200,7 @@ class Connection:
                             (("Oko simulated fleet", 256), ("fleet.py", 256), ("1", 256), ("0", 32),
                              ("fleet", 256)))
         elif mp_type == OFPMP_FLOW:
-            body = b"".join(flow_stats(mod) for mod in self.switch.flows.values())
+            body = b"".join(OpenFlowPeer.flow_stats(mod) for mod in self.switch.flows.values())
         reply = struct.pack(">HH4x", mp_type, 0) + body
         self.send(header(OFPT_MULTIPART_REPLY, 8 + len(reply), xid) + reply)
 
@@ -234,21 +217,6 @@ class Connection:
         body = (struct.pack(">HH4xII", OFPMP_EXPERIMENTER, 0, OKO_EXPERIMENTER, PROG_STATS)
                 + struct.pack(">H6x", len(ids)) + records)
         self.send(header(OFPT_MULTIPART_REPLY, 8 + len(body), xid) + body)
-
-
-def flow_stats(mod):
-    """ofp_flow_stats for a flow added by FLOW_MOD `mod` (match and instructions copied verbatim)."""
-    cookie = mod[8:16]
-    table = mod[24]
-    idle, hard, priority = struct.unpack(">HHH", mod[26:32])
-    flags = struct.unpack(">H", mod[44:46])[0]
-    match_len = struct.unpack(">H", mod[50:52])[0]
-    padded = (match_len + 7) // 8 * 8
-    match = mod[48:48 + padded]
-    instructions = mod[48 + padded:]
-    fixed = struct.pack(">BxIIHHHH4x", table, 1, 0, priority, idle, hard, flags) + cookie + struct.pack(">QQ", 0, 0)
-    entry = fixed + match + instructions
-    return struct.pack(">H", 2 + len(entry)) + entry
 
 
 class Fleet:

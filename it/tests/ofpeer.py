@@ -36,6 +36,20 @@ def header(msg_type, length, xid):
     return struct.pack(">BBHI", OFP_VERSION, msg_type, length, xid)
 
 
+def apply_flow_mod(flows, msg):
+    """The flows, keyed (table, priority, match bytes), after FLOW_MOD `msg`: an add, or a delete."""
+    table, command = msg[24], msg[25]
+    priority = struct.unpack(">H", msg[30:32])[0]
+    match_len = struct.unpack(">H", msg[50:52])[0]
+    match = msg[48:48 + match_len]
+    if command == OFPFC_ADD:
+        return {**flows, (table, priority, match): msg}
+    if command in (OFPFC_DELETE, OFPFC_DELETE_STRICT):
+        return {k: v for k, v in flows.items()
+                if not (k[1:] == (priority, match) or command == OFPFC_DELETE and table == 0xFF)}
+    return flows
+
+
 class OpenFlowPeer:
     """A fake switch with datapath id `dpid` connected to host:port."""
 
@@ -140,17 +154,9 @@ class OpenFlowPeer:
         # HELLO, SET_CONFIG and anything else need no answer.
 
     def _flow_mod(self, msg):
-        table, command = msg[24], msg[25]
-        priority = struct.unpack(">H", msg[30:32])[0]
-        match_len = struct.unpack(">H", msg[50:52])[0]
-        match = msg[48:48 + match_len]
         with self.lock:
             self.flow_mods.append(msg)
-            if command == OFPFC_ADD:
-                self.flows[(table, priority, match)] = msg
-            elif command in (OFPFC_DELETE, OFPFC_DELETE_STRICT):
-                self.flows = {k: v for k, v in self.flows.items()
-                              if not (k[1:] == (priority, match) or command == OFPFC_DELETE and table == 0xFF)}
+            self.flows = apply_flow_mod(self.flows, msg)
 
     def _multipart(self, xid, msg):
         mp_type = struct.unpack(">H", msg[8:10])[0]
@@ -166,13 +172,13 @@ class OpenFlowPeer:
                             (("Oko test peer", 256), ("ofpeer.py", 256), ("1", 256), ("0", 32), ("peer", 256)))
         elif mp_type == OFPMP_FLOW:
             with self.lock:
-                body = b"".join(self._flow_stats(mod) for mod in self.flows.values())
+                body = b"".join(self.flow_stats(mod) for mod in self.flows.values())
         # Every other multipart request gets an empty reply of its type.
         reply = struct.pack(">HH4x", mp_type, 0) + body
         self.send(header(OFPT_MULTIPART_REPLY, 8 + len(reply), xid) + reply)
 
     @staticmethod
-    def _flow_stats(mod):
+    def flow_stats(mod):
         """ofp_flow_stats for a flow added by FLOW_MOD `mod` (match and instructions copied verbatim)."""
         cookie = mod[8:16]
         table = mod[24]
