@@ -10,9 +10,6 @@ package org.opendaylight.oko.northbound.cli;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.karaf.shell.api.action.Action;
 import org.apache.karaf.shell.api.action.Command;
@@ -27,9 +24,6 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.sourc
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.program.source.source.Library;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramKey;
-import org.opendaylight.yangtools.binding.ChildOf;
-import org.opendaylight.yangtools.binding.DataObjectIdentifier;
-import org.opendaylight.yangtools.binding.DataRoot;
 
 /** oko:programs: the stored programs and what each switch has, as RESTCONF shows them. */
 @Service
@@ -44,8 +38,9 @@ public final class ProgramsCommand implements Action {
     @Override
     public Object execute() throws Exception {
         final PrintStream out = session.getConsole();
-        final Optional<Programs> config = read(LogicalDatastoreType.CONFIGURATION, Programs.class);
-        final Map<ProgramKey, Program> withInfo = read(LogicalDatastoreType.OPERATIONAL, Programs.class)
+        final Optional<Programs> config = ConsoleReads.read(broker, LogicalDatastoreType.CONFIGURATION, Programs.class);
+        final Map<ProgramKey, Program> withInfo = ConsoleReads.read(broker, LogicalDatastoreType.OPERATIONAL,
+                Programs.class)
             .map(Programs::nonnullProgram).orElse(Map.of());
         out.printf("%-20s %-32s %-6s %12s  %s%n", "PROGRAM", "SOURCE", "VALID", "INSTRUCTIONS", "MAPS");
         for (Program program : config.map(Programs::nonnullProgram).orElse(Map.of()).values()) {
@@ -60,7 +55,7 @@ public final class ProgramsCommand implements Action {
         }
         out.println();
         out.printf("%-20s %10s  %-20s %-20s %s%n", "SWITCH", "PROGRAM-ID", "PROGRAM", "STATUS", "MESSAGE");
-        final Optional<Switches> switches = read(LogicalDatastoreType.OPERATIONAL, Switches.class);
+        final Optional<Switches> switches = ConsoleReads.read(broker, LogicalDatastoreType.OPERATIONAL, Switches.class);
         for (var sw : switches.map(Switches::nonnullSwitch).orElse(Map.of()).values()) {
             for (var program : sw.nonnullProgram().values()) {
                 out.printf("%-20s %10s  %-20s %-20s %s%n", sw.getNode().getValue(), program.getProgramId().getValue(),
@@ -80,13 +75,5 @@ public final class ProgramsCommand implements Action {
             return "elf, " + elf.getElf().length + " bytes";
         }
         return "";
-    }
-
-    private <T extends ChildOf<? extends DataRoot<?>>> Optional<T> read(
-            final LogicalDatastoreType store, final Class<T> container)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        try (var tx = broker.newReadOnlyTransaction()) {
-            return tx.read(store, DataObjectIdentifier.builder(container).build()).get(30, TimeUnit.SECONDS);
-        }
     }
 }

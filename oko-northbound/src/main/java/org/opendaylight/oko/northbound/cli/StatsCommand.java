@@ -10,7 +10,6 @@ package org.opendaylight.oko.northbound.cli;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.apache.karaf.shell.api.action.Action;
 import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
@@ -22,7 +21,6 @@ import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.Statistics;
-import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 
 /** oko:stats: each switch's programs with the statistics the controller last read from the switch. */
 @Service
@@ -42,11 +40,8 @@ public final class StatsCommand implements Action {
     @Override
     public Object execute() throws Exception {
         final PrintStream out = session.getConsole();
-        final Optional<Switches> switches;
-        try (var tx = broker.newReadOnlyTransaction()) {
-            switches = tx.read(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Switches.class)
-                .build()).get(30, TimeUnit.SECONDS);
-        }
+        final Optional<Switches> switches = ConsoleReads.read(broker, LogicalDatastoreType.OPERATIONAL,
+            Switches.class);
         out.printf(ROW, "SWITCH", "PROGRAM-ID", "PROGRAM", "RUNS", "MATCHES", "ERRORS", "NS/RUN", "RULES",
             "DP-FLOWS");
         boolean found = false;

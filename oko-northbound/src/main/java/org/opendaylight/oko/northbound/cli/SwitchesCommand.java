@@ -12,7 +12,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.karaf.shell.api.action.Action;
 import org.apache.karaf.shell.api.action.Command;
@@ -24,7 +23,6 @@ import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program;
-import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 
 /** The switches Oko knows: connected or not, which cluster member masters each, and how their programs stand. */
 @Service
@@ -39,11 +37,8 @@ public final class SwitchesCommand implements Action {
     @Override
     public Object execute() throws Exception {
         final PrintStream out = session.getConsole();
-        final Switches switches;
-        try (var tx = broker.newReadOnlyTransaction()) {
-            switches = tx.read(LogicalDatastoreType.OPERATIONAL, DataObjectIdentifier.builder(Switches.class).build())
-                .get(30, TimeUnit.SECONDS).orElse(null);
-        }
+        final Switches switches = ConsoleReads.read(broker, LogicalDatastoreType.OPERATIONAL, Switches.class)
+            .orElse(null);
         out.printf("%-24s %-9s %-12s %-4s %s%n", "SWITCH", "CONNECTED", "MASTER", "OKO", "PROGRAMS");
         final Collection<Switch> entries = switches == null ? List.of() : switches.nonnullSwitch().values();
         for (Switch entry : entries) {
