@@ -23,12 +23,17 @@ import org.opendaylight.mdsal.binding.api.NotificationService;
 import org.opendaylight.mdsal.binding.api.RpcProviderService;
 import org.opendaylight.mdsal.binding.api.RpcService;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.mdsal.eos.binding.api.Entity;
+import org.opendaylight.mdsal.eos.binding.api.EntityOwnershipService;
+import org.opendaylight.mdsal.eos.common.api.EntityOwnershipState;
 import org.opendaylight.oko.filters.FilterCatalog;
 import org.opendaylight.oko.filters.FilterLibrary;
 import org.opendaylight.oko.northbound.flows.FilterFlows;
 import org.opendaylight.oko.northbound.install.ClusterMember;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
+import org.opendaylight.oko.northbound.install.MastershipRepair;
 import org.opendaylight.oko.northbound.install.OkoSupport;
+import org.opendaylight.oko.northbound.install.OpenflowpluginConnections;
 import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.install.ProgramInstaller;
 import org.opendaylight.oko.northbound.install.SwitchOwnership;
@@ -43,6 +48,7 @@ import org.opendaylight.oko.northbound.switchio.OpenflowpluginSwitchClient;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeServiceManager;
 import org.opendaylight.openflowplugin.applications.reconciliation.NotificationRegistration;
 import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationManager;
+import org.opendaylight.openflowplugin.extension.api.OpenFlowPluginExtensionRegistratorProvider;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNode;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.Table;
@@ -75,6 +81,8 @@ public final class OkoNorthbound implements AutoCloseable {
     /** How long a switch may take to answer one Oko message. */
     static final long SWITCH_TIMEOUT_MILLIS = 30_000;
     private static final Logger LOG = LoggerFactory.getLogger(OkoNorthbound.class);
+    /** The entity type of mdsal's cluster singleton services once started (openflowplugin listens to it too). */
+    private static final String SINGLETON_CLOSE_ENTITY_TYPE = "org.opendaylight.mdsal.AsyncServiceCloseEntityType";
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(named("oko-timer"));
     private final ExecutorService pool = Executors.newCachedThreadPool(named("oko-sync"));
@@ -92,6 +100,8 @@ public final class OkoNorthbound implements AutoCloseable {
             @Reference final NotificationService notifications,
             @Reference final NotificationPublishService notificationPublisher,
             @Reference final ConfigurationStore configurationStore, @Reference final ActorSystemProvider actorSystem,
+            @Reference final EntityOwnershipService entityOwnership,
+            @Reference final OpenFlowPluginExtensionRegistratorProvider openflowplugin,
             final Map<String, ?> properties) {
         // configurationStore: unused, but a reference makes Oko start after the stored configuration is restored.
         final var client = new OpenflowpluginSwitchClient(rpcService, timer, SWITCH_TIMEOUT_MILLIS);
@@ -105,8 +115,10 @@ public final class OkoNorthbound implements AutoCloseable {
         final var sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool,
             SWITCH_TIMEOUT_MILLIS);
         final String member = ClusterMember.name(actorSystem);
+        final var repair = new MastershipRepair(member, node -> singletonRunsHere(entityOwnership, node),
+            OpenflowpluginConnections.find(openflowplugin), timer, MastershipRepair.DEFAULT_GRACE_MILLIS);
         ownership = new SwitchOwnership(member, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
-            support, flows);
+            support, flows, repair);
         final var statistics = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes, timer,
             pool, statisticsInterval(properties));
         registrations.add(statistics::close);
@@ -185,6 +197,15 @@ public final class OkoNorthbound implements AutoCloseable {
                 STATISTICS_INTERVAL, value, StatisticsPoller.DEFAULT_INTERVAL_MILLIS);
             return StatisticsPoller.DEFAULT_INTERVAL_MILLIS;
         }
+    }
+
+    /**
+     * Whether this member runs openflowplugin's cluster singleton for a switch: it owns the singleton's close entity
+     * (mdsal registers it only on the member whose services for the switch are started).
+     */
+    private static boolean singletonRunsHere(final EntityOwnershipService entityOwnership, final String node) {
+        return entityOwnership.getOwnershipState(new Entity(SINGLETON_CLOSE_ENTITY_TYPE, node))
+            .map(EntityOwnershipState.IS_OWNER::equals).orElse(false);
     }
 
     private static ThreadFactory named(final String prefix) {

@@ -48,6 +48,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
     private final ProgramInfoPublisher programInfo;
     private final OkoSupport support;
     private final SwitchEvents events;
+    private final MastershipRepair repair;
     private final Set<String> owned = ConcurrentHashMap.newKeySet();
     private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
 
@@ -56,8 +57,9 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
      */
     public SwitchOwnership(final String member, final SwitchSync sync, final LoadedPrograms loaded,
             final OperationalState state, final ProgramInfoPublisher programInfo, final OkoSupport support,
-            final SwitchEvents events) {
+            final SwitchEvents events, final MastershipRepair repair) {
         this.member = requireNonNull(member);
+        this.repair = requireNonNull(repair);
         this.events = requireNonNull(events);
         this.support = requireNonNull(support);
         this.programInfo = requireNonNull(programInfo);
@@ -171,6 +173,8 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         }
         // Only when no member masters it: a slave must not overwrite what the master says.
         sync.markIfUnmastered(node);
+        // openflowplugin's role timer can leave the switch with no master although this member holds it.
+        repair.slaveSet(deviceInfo, this::isOwned);
     }
 
     /**

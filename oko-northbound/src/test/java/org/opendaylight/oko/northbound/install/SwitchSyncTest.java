@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -75,6 +76,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     private final FakeSwitchClient client = new FakeSwitchClient();
     private final LoadedPrograms loaded = new LoadedPrograms();
     private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     /** Read-only transactions the code under test opened (a read leaves journal entries in a real datastore). */
     private final AtomicInteger reads = new AtomicInteger();
     private SwitchSync sync;
@@ -92,12 +94,13 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         support = new OkoSupport(client, state, broker, pool);
         sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool, 5_000);
         ownership = new SwitchOwnership(MEMBER, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
-            support, SwitchEvents.NONE);
+            support, SwitchEvents.NONE, new MastershipRepair(MEMBER, node -> false, device -> null, timer, 1));
     }
 
     @AfterEach
     void tearDown() {
         pool.shutdownNow();
+        timer.shutdownNow();
     }
 
     @Test

@@ -1,0 +1,125 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.install;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Gets a switch a master again after a race in openflowplugin 0.20 left it with none.
+ *
+ * <p>On every member a switch connects to, openflowplugin's role context starts a timer that sets the switch to
+ * slave 20 s after the connection unless a role was set before. When the cluster makes that member the switch's
+ * master in the same few milliseconds (a failover about 20 s after the switch connected, as when a master dies
+ * shortly after a switch reconnected), the timer's SLAVE request is sent after the MASTER request and its callback
+ * runs last: the switch takes the member for a slave and openflowplugin stops mastering it there, but the member
+ * keeps the cluster singleton for the switch, so no other member takes over. Nobody masters the switch until its
+ * connection to that member closes. Seen from Oko, openflowplugin says "lost ownership" (becomeSlaveOrDisconnect)
+ * while the entity ownership service still says that this member runs the switch's singleton.
+ *
+ * <p>Normally the order is the other way round: a slave member's timer fires first, and ownership comes later (a
+ * failover) or never. So only a "lost ownership" that arrives while this member runs the singleton is suspect; when
+ * that still holds after a grace period, and Oko was not told it masters the switch meanwhile, the switch's
+ * connection to this member is closed through openflowplugin ({@link Connections}). That ends the singleton here:
+ * another member becomes the master, with openflowplugin's normal master path (Oko adopts the programs the switch
+ * has), and the switch reconnects to this member as a slave.
+ */
+public final class MastershipRepair {
+    /** How long a suspect state must last before the connection is closed; a normal master start is faster. */
+    public static final long DEFAULT_GRACE_MILLIS = 3_000;
+    private static final Logger LOG = LoggerFactory.getLogger(MastershipRepair.class);
+
+    /** Whether this member runs openflowplugin's cluster singleton for a switch (the entity ownership service). */
+    @FunctionalInterface
+    public interface Singletons {
+        boolean runsHere(String node);
+    }
+
+    /** The switches' connections to this member, as openflowplugin keeps them. */
+    @FunctionalInterface
+    public interface Connections {
+        /** The switch's connection to this member as it is now; null when it has none. */
+        Connection of(DeviceInfo device);
+    }
+
+    /** One connection of a switch to this member. */
+    public interface Connection {
+        /** Still the switch's connection to this member (not a later one), and open. */
+        boolean stillOpen();
+
+        /** Closes it, ending the switch's cluster singleton here; false when that is not possible from here. */
+        boolean close(String reason);
+    }
+
+    private final String member;
+    private final Singletons singletons;
+    private final Connections connections;
+    private final ScheduledExecutorService timer;
+    private final long graceMillis;
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+
+    public MastershipRepair(final String member, final Singletons singletons, final Connections connections,
+            final ScheduledExecutorService timer, final long graceMillis) {
+        this.member = requireNonNull(member);
+        this.singletons = requireNonNull(singletons);
+        this.connections = requireNonNull(connections);
+        this.timer = requireNonNull(timer);
+        this.graceMillis = graceMillis;
+    }
+
+    /**
+     * openflowplugin said this member does not (or no longer) master the switch. {@code masteredHere} says, when the
+     * grace period is over, whether Oko was told since that this member masters it after all.
+     */
+    public void slaveSet(final DeviceInfo device, final Predicate<String> masteredHere) {
+        final String node = device.getNodeId().getValue();
+        if (!singletons.runsHere(node)) {
+            // The normal case: another member masters it, or nobody does yet.
+            return;
+        }
+        final Connection connection = connections.of(device);
+        if (connection == null || !pending.add(node)) {
+            // It disconnected (openflowplugin says "lost ownership" then too), or a check is already waiting.
+            return;
+        }
+        LOG.debug("{}: set to slave while this member ({}) runs its cluster singleton; checking again in {} ms",
+            node, member, graceMillis);
+        try {
+            timer.schedule(() -> confirm(node, connection, masteredHere), graceMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            pending.remove(node);
+            LOG.debug("{}: shutting down, no check", node, e);
+        }
+    }
+
+    private void confirm(final String node, final Connection connection, final Predicate<String> masteredHere) {
+        pending.remove(node);
+        if (masteredHere.test(node) || !singletons.runsHere(node) || !connection.stillOpen()) {
+            // Mastered after all, mastered elsewhere, or this connection is gone (a new one has its own course).
+            return;
+        }
+        final String reason = "this member (" + member + ") holds the cluster's mastership of " + node
+            + " but openflowplugin set the switch to slave (its 20 s slave timer raced the master election)";
+        LOG.warn("{}: no member masters it: {}; closing its connection to this member so that the cluster elects a "
+            + "master again (the switch reconnects here as a slave)", node, reason);
+        if (!connection.close("Oko: " + reason)) {
+            LOG.error("{}: no member masters it: {}, and the connection could not be closed from here. Restart "
+                + "this member, or make the switch reconnect (ovs-vsctl set-controller with the same targets "
+                + "again after del-controller)", node, reason);
+        }
+    }
+}

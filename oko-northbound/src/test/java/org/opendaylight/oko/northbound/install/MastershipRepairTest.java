@@ -1,0 +1,164 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+
+/**
+ * The repair of openflowplugin's role timer race: a switch set to slave on the member that runs its cluster
+ * singleton has its connection to that member closed, and nothing else does.
+ */
+class MastershipRepairTest {
+    private static final String NODE = "openflow:1";
+    private static final long GRACE_MILLIS = 50;
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    /** The switches whose singleton runs on this member. */
+    private final Set<String> singletonsHere = ConcurrentHashMap.newKeySet();
+    /** The switches Oko was told this member masters. */
+    private final Set<String> mastered = ConcurrentHashMap.newKeySet();
+    private final List<String> closed = new CopyOnWriteArrayList<>();
+    private final AtomicInteger lookups = new AtomicInteger();
+    private final AtomicBoolean open = new AtomicBoolean(true);
+    private final AtomicBoolean connected = new AtomicBoolean(true);
+    private final AtomicBoolean closable = new AtomicBoolean(true);
+
+    private final MastershipRepair repair = new MastershipRepair("member-1", singletonsHere::contains, device -> {
+        lookups.incrementAndGet();
+        if (!connected.get()) {
+            return null;
+        }
+        return new MastershipRepair.Connection() {
+            @Override
+            public boolean stillOpen() {
+                return open.get();
+            }
+
+            @Override
+            public boolean close(final String reason) {
+                closed.add(device.getNodeId().getValue() + ": " + reason);
+                return closable.get();
+            }
+        };
+    }, timer, GRACE_MILLIS);
+
+    @AfterEach
+    void tearDown() {
+        timer.shutdownNow();
+    }
+
+    @Test
+    void switchSetToSlaveWhereItsSingletonRunsIsDisconnectedHereAfterTheGracePeriod() throws Exception {
+        singletonsHere.add(NODE);
+        repair.slaveSet(device(NODE), mastered::contains);
+        assertEquals(List.of(), closed, "not before the grace period");
+        settle();
+        assertEquals(1, closed.size(), closed.toString());
+        assertTrue(closed.get(0).startsWith(NODE + ": Oko: this member (member-1) holds the cluster's mastership of "
+            + NODE + " but openflowplugin set the switch to slave"), closed.get(0));
+    }
+
+    @Test
+    void aSlaveOfAnotherMastersSwitchIsLeftAlone() throws Exception {
+        repair.slaveSet(device(NODE), mastered::contains);
+        settle();
+        assertEquals(List.of(), closed);
+        assertEquals(0, lookups.get(), "the connection is not even looked up");
+    }
+
+    @Test
+    void aSwitchMasteredWithinTheGracePeriodIsLeftAlone() throws Exception {
+        singletonsHere.add(NODE);
+        repair.slaveSet(device(NODE), mastered::contains);
+        mastered.add(NODE);
+        settle();
+        assertEquals(List.of(), closed);
+    }
+
+    @Test
+    void aSwitchWhoseSingletonMovedWithinTheGracePeriodIsLeftAlone() throws Exception {
+        singletonsHere.add(NODE);
+        repair.slaveSet(device(NODE), mastered::contains);
+        singletonsHere.remove(NODE);
+        settle();
+        assertEquals(List.of(), closed);
+    }
+
+    @Test
+    void aSwitchThatReconnectedWithinTheGracePeriodIsLeftAlone() throws Exception {
+        singletonsHere.add(NODE);
+        repair.slaveSet(device(NODE), mastered::contains);
+        open.set(false);
+        settle();
+        assertEquals(List.of(), closed);
+    }
+
+    @Test
+    void aDisconnectedSwitchIsLeftAlone() throws Exception {
+        // openflowplugin says "lost ownership" when a switch disconnects, before its singleton is released.
+        singletonsHere.add(NODE);
+        connected.set(false);
+        repair.slaveSet(device(NODE), mastered::contains);
+        settle();
+        assertEquals(List.of(), closed);
+    }
+
+    @Test
+    void repeatedSlaveSignalsCloseOnce() throws Exception {
+        singletonsHere.add(NODE);
+        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(device(NODE), mastered::contains);
+        settle();
+        assertEquals(1, closed.size(), closed.toString());
+    }
+
+    @Test
+    void aConnectionThatCannotBeClosedIsTriedOnceAndAnotherSignalTriesAgain() throws Exception {
+        singletonsHere.add(NODE);
+        closable.set(false);
+        repair.slaveSet(device(NODE), mastered::contains);
+        settle();
+        assertEquals(1, closed.size(), closed.toString());
+        repair.slaveSet(device(NODE), mastered::contains);
+        settle();
+        assertEquals(2, closed.size(), closed.toString());
+    }
+
+    /** Past the grace period, and past every check it scheduled. */
+    private void settle() throws Exception {
+        Thread.sleep(GRACE_MILLIS * 3);
+        timer.submit(() -> { }).get(5, TimeUnit.SECONDS);
+    }
+
+    private static DeviceInfo device(final String node) {
+        return (DeviceInfo) Proxy.newProxyInstance(DeviceInfo.class.getClassLoader(), new Class<?>[] {
+            DeviceInfo.class }, (proxy, method, args) -> switch (method.getName()) {
+                case "getNodeId" -> new NodeId(node);
+                case "toString" -> "DeviceInfo(" + node + ")";
+                case "hashCode" -> node.hashCode();
+                case "equals" -> proxy == args[0];
+                default -> throw new UnsupportedOperationException(method.getName());
+            });
+    }
+}
