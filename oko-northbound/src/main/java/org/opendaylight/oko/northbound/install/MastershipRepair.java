@@ -31,10 +31,13 @@ import org.slf4j.LoggerFactory;
  * connection to that member closes. Seen from Oko, openflowplugin says "lost ownership" (becomeSlaveOrDisconnect)
  * while the entity ownership service still says that this member runs the switch's singleton.
  *
- * <p>Normally the order is the other way round: a slave member's timer fires first, and ownership comes later (a
- * failover) or never. So only a "lost ownership" that arrives while this member runs the singleton is suspect; when
- * that still holds after a grace period, and Oko was not told it masters the switch meanwhile, the switch's
- * connection to this member is closed through openflowplugin ({@link Connections}). That ends the singleton here:
+ * <p>Normally the order is the other way round: a slave member's timer fires first, and the member's services for
+ * the switch start later (a failover; or, under load, the member's own election: a thousand switches connecting at
+ * once delay the start by seconds) or never. So only a "lost ownership" that arrives once openflowplugin started
+ * the switch's services here is suspect (a real loss or a disconnection also says it then, but stops the services
+ * right after). When after a grace period the same connection's services still run, the entity ownership service
+ * still says the singleton runs here, and Oko was not told it masters the switch, the switch's connection to this
+ * member is closed through openflowplugin ({@link Connections}). That ends the singleton here:
  * another member becomes the master, with openflowplugin's normal master path (Oko adopts the programs the switch
  * has), and the switch reconnects to this member as a slave.
  */
@@ -58,8 +61,11 @@ public final class MastershipRepair {
 
     /** One connection of a switch to this member. */
     public interface Connection {
-        /** Still the switch's connection to this member (not a later one), and open. */
-        boolean stillOpen();
+        /** openflowplugin has started, or is starting, its services for the switch on this connection. */
+        boolean servicesStarted();
+
+        /** Still the switch's connection to this member (not a later one), open, with all its services running. */
+        boolean servicesRunning();
 
         /** Closes it, ending the switch's cluster singleton here; false when that is not possible from here. */
         boolean close(String reason);
@@ -92,8 +98,9 @@ public final class MastershipRepair {
             return;
         }
         final Connection connection = connections.of(device);
-        if (connection == null || !pending.add(node)) {
-            // It disconnected (openflowplugin says "lost ownership" then too), or a check is already waiting.
+        if (connection == null || !connection.servicesStarted() || !pending.add(node)) {
+            // Disconnected; or the timer came first and the services start later, when the master role follows
+            // (under load that takes seconds: the normal order); or a check is already waiting.
             return;
         }
         LOG.debug("{}: set to slave while this member ({}) runs its cluster singleton; checking again in {} ms",
@@ -108,8 +115,9 @@ public final class MastershipRepair {
 
     private void confirm(final String node, final Connection connection, final Predicate<String> masteredHere) {
         pending.remove(node);
-        if (masteredHere.test(node) || !singletons.runsHere(node) || !connection.stillOpen()) {
-            // Mastered after all, mastered elsewhere, or this connection is gone (a new one has its own course).
+        if (masteredHere.test(node) || !singletons.runsHere(node) || !connection.servicesRunning()) {
+            // Mastered after all, mastered elsewhere, or this connection's services stopped or it is gone (its
+            // singleton was closed: the "lost ownership" was a real loss, or a disconnection).
             return;
         }
         final String reason = "this member (" + member + ") holds the cluster's mastership of " + node
