@@ -92,19 +92,17 @@ public final class MastershipRepair {
      * grace period is over, whether Oko was told since that this member masters it after all.
      */
     public void slaveSet(final DeviceInfo device, final Predicate<String> masteredHere) {
+        // Called on openflowplugin's threads: only local reads here, the entity ownership service is asked later,
+        // on the timer (under load its answer takes seconds, and openflowplugin's threads would wait for it).
         final String node = device.getNodeId().getValue();
-        if (!singletons.runsHere(node)) {
-            // The normal case: another member masters it, or nobody does yet.
-            return;
-        }
         final Connection connection = connections.of(device);
         if (connection == null || !connection.servicesStarted() || !pending.add(node)) {
             // Disconnected; or the timer came first and the services start later, when the master role follows
             // (under load that takes seconds: the normal order); or a check is already waiting.
             return;
         }
-        LOG.debug("{}: set to slave while this member ({}) runs its cluster singleton; checking again in {} ms",
-            node, member, graceMillis);
+        LOG.debug("{}: set to slave after openflowplugin started its services on this member ({}); checking again "
+            + "in {} ms", node, member, graceMillis);
         try {
             timer.schedule(() -> confirm(node, connection, masteredHere), graceMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
@@ -115,7 +113,7 @@ public final class MastershipRepair {
 
     private void confirm(final String node, final Connection connection, final Predicate<String> masteredHere) {
         pending.remove(node);
-        if (masteredHere.test(node) || !singletons.runsHere(node) || !connection.servicesRunning()) {
+        if (masteredHere.test(node) || !connection.servicesRunning() || !singletons.runsHere(node)) {
             // Mastered after all, mastered elsewhere, or this connection's services stopped or it is gone (its
             // singleton was closed: the "lost ownership" was a real loss, or a disconnection).
             return;
