@@ -9,8 +9,10 @@ Each simulated switch has a datapath id and connects to every controller address
 as Open vSwitch does with several controllers). It completes the handshake, answers what OpenDaylight asks
 (features, multipart, role, barrier, echo), and speaks Oko with state, per switch: LOAD_PROG keeps the program
 (its ELF's SHA-256, replacing or refusing as docs/protocol.md 4.1 says), UNLOAD_PROG drops it, UPDATE_MAP and
-DELETE_MAP_ENTRIES change its maps' entries, PROG_STATS (version 1.2) lists the programs with their SHA-256,
-FLOW_MOD adds and deletes flows, which the flow statistics report back. What each switch received, and when, is
+DELETE_MAP_ENTRIES change its maps' entries, DUMP_MAPS returns them (5.5), PROG_STATS (version 1.2) lists the
+programs with their SHA-256, FLOW_MOD adds and deletes flows, which the flow statistics report back; a flow whose
+match names a program (filter_prog, 6.1) the switch has not loaded is refused with OKO_EC_UNKNOWN_PROG, as the
+patched Open vSwitch does. What each switch received, and when, is
 kept for the tests and benchmarks: the controller's side can be measured at a scale one ovs-vswitchd does not
 reach.
 
@@ -25,13 +27,15 @@ import hashlib
 import struct
 import time
 
-from ofpeer import (OFPMP_DESC, OFPMP_EXPERIMENTER, OFPMP_FLOW,
+from ofpeer import (FIXED_REPLY_BODIES, OFPMP_DESC, OFPMP_EXPERIMENTER, OFPMP_FLOW,
                     OFPT_BARRIER_REPLY, OFPT_BARRIER_REQUEST, OFPT_ECHO_REPLY, OFPT_ECHO_REQUEST, OFPT_ERROR,
                     OFPT_EXPERIMENTER, OFPT_FEATURES_REPLY, OFPT_FEATURES_REQUEST, OFPT_FLOW_MOD,
                     OFPT_GET_ASYNC_REPLY, OFPT_GET_ASYNC_REQUEST, OFPT_GET_CONFIG_REPLY, OFPT_GET_CONFIG_REQUEST,
                     OFPT_HELLO, OFPT_MULTIPART_REPLY, OFPT_MULTIPART_REQUEST, OFPT_ROLE_REPLY, OFPT_ROLE_REQUEST,
                     OpenFlowPeer, apply_flow_mod, header)
 
+OFPFC_ADD, OFPFC_MODIFY, OFPFC_MODIFY_STRICT = 0, 1, 2
+OFPMPF_REPLY_MORE = 0x0001
 OFPCR_ROLE_NOCHANGE, OFPCR_ROLE_EQUAL, OFPCR_ROLE_MASTER, OFPCR_ROLE_SLAVE = 0, 1, 2, 3
 OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, OFPBRC_IS_SLAVE = 1, 4, 10
 OFPET_EXPERIMENTER = 0xFFFF
@@ -40,13 +44,30 @@ OFPET_EXPERIMENTER = 0xFFFF
 OKO_EXPERIMENTER = 0x4F4B4F00
 LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, DUMP_MAPS, PROG_STATS = 1, 2, 3, 4, 6, 7
 OKO_LOAD_REPLACE = 0x0001
-OKO_EC_PROG_EXISTS, OKO_EC_UNKNOWN_PROG = 4, 5
+OKO_DELETE_ALL = 0x01
+OKO_EC_BAD_MESSAGE, OKO_EC_PROG_EXISTS, OKO_EC_UNKNOWN_PROG = 1, 4, 5
+FILTER_PROG_OXM = 0xFFFF0208            # class OFPXMC_EXPERIMENTER, field 1, no mask, length 8
+MAP_TYPE_HASH = 1                       # 5.1; the simulated switch does not read the ELF's map declarations
+MAX_MP_BODY = 65535 - 32                # a DUMP_MAPS reply's sections, at most
 
 
 class Program:
     def __init__(self, elf):
         self.sha256 = hashlib.sha256(elf).digest()
         self.maps = {}                  # map index -> {key bytes: value bytes}
+        self.sizes = {}                 # map index -> (key_size, value_size), from the first UPDATE_MAP
+
+
+def filter_prog(flow_mod):
+    """The program id a FLOW_MOD's match names (its filter_prog OXM, docs/protocol.md 6.1), or None."""
+    match_len = struct.unpack(">H", flow_mod[50:52])[0]
+    oxms, at = flow_mod[52:48 + match_len], 0
+    while at + 4 <= len(oxms):
+        oxm_header = struct.unpack(">I", oxms[at:at + 4])[0]
+        if oxm_header == FILTER_PROG_OXM and oxms[at + 4:at + 8] == struct.pack(">I", OKO_EXPERIMENTER):
+            return struct.unpack(">I", oxms[at + 8:at + 12])[0]
+        at += 4 + (oxm_header & 0xFF)
+    return None
 
 
 class SimulatedSwitch:
@@ -143,16 +164,23 @@ class Connection:
             if self.role == OFPCR_ROLE_SLAVE:
                 self.error(xid, OFPET_BAD_REQUEST, OFPBRC_IS_SLAVE, msg)
                 return
-            self.flow_mod(msg)
+            self.flow_mod(xid, msg)
         elif msg_type == OFPT_EXPERIMENTER:
             if self.role == OFPCR_ROLE_SLAVE:
                 self.error(xid, OFPET_BAD_REQUEST, OFPBRC_IS_SLAVE, msg)
                 return
             self.experimenter(xid, msg)
 
-    def flow_mod(self, msg):
-        self.switch.record(self.controller, "FLOW_MOD")
-        self.switch.flows = apply_flow_mod(self.switch.flows, msg)
+    def flow_mod(self, xid, msg):
+        sw = self.switch
+        prog_id = filter_prog(msg)
+        if msg[25] in (OFPFC_ADD, OFPFC_MODIFY, OFPFC_MODIFY_STRICT) and prog_id is not None \
+                and prog_id not in sw.programs:
+            sw.record(self.controller, "FLOW_REFUSED", prog_id)
+            self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
+            return
+        sw.record(self.controller, "FLOW_MOD", prog_id)
+        sw.flows = apply_flow_mod(sw.flows, msg)
 
     def experimenter(self, xid, msg):
         experimenter, exp_type = struct.unpack(">II", msg[8:16])
@@ -173,17 +201,64 @@ class Connection:
             if sw.programs.pop(prog_id, None) is None:
                 self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
         elif exp_type in (UPDATE_MAP, DELETE_MAP_ENTRIES):
-            prog_id, map_index = struct.unpack(">IB", msg[16:21])
-            kind = "UPDATE_MAP" if exp_type == UPDATE_MAP else "DELETE_MAP_ENTRIES"
-            sw.record(self.controller, kind, prog_id)
-            program = sw.programs.get(prog_id)
-            if program is None:
-                self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
-                return
-            # The entries themselves are counted, not decoded: the benchmarks need what arrived, not the bytes.
-            program.maps.setdefault(map_index, {})
+            self.map_message(xid, exp_type, msg)
         else:
             self.error(xid, OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, msg)
+
+    def map_message(self, xid, exp_type, msg):
+        """UPDATE_MAP and DELETE_MAP_ENTRIES (docs/protocol.md 5.2, 5.3): the entries, kept per map."""
+        sw = self.switch
+        prog_id, map_index, flags, key_size, value_size, _, count = struct.unpack(">IBBHHHI", msg[16:32])
+        kind = "UPDATE_MAP" if exp_type == UPDATE_MAP else "DELETE_MAP_ENTRIES"
+        sw.record(self.controller, kind, prog_id)
+        program = sw.programs.get(prog_id)
+        if program is None:
+            self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
+            return
+        if len(msg) != 32 + count * (key_size + value_size):
+            self.oko_error(xid, OKO_EC_BAD_MESSAGE, msg, "entries do not fill the message")
+            return
+        entries = program.maps.setdefault(map_index, {})
+        if exp_type == DELETE_MAP_ENTRIES and flags & OKO_DELETE_ALL:
+            entries.clear()
+            return
+        program.sizes.setdefault(map_index, (key_size, value_size))
+        step = key_size + value_size
+        for at in range(32, len(msg), step):
+            key = msg[at:at + key_size]
+            if exp_type == UPDATE_MAP:
+                entries[key] = msg[at + key_size:at + step]
+            else:
+                entries.pop(key, None)
+
+    def dump_maps(self, xid, prog_id, map_mask, msg):
+        """DUMP_MAPS (docs/protocol.md 5.5): one section per selected map, split over replies at 64 KiB."""
+        sw = self.switch
+        sw.record(self.controller, "DUMP_MAPS", prog_id)
+        program = sw.programs.get(prog_id)
+        if program is None:
+            self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
+            return
+        indexes = [i for i in range(64) if map_mask >> i & 1] if map_mask else sorted(program.maps)
+        sections = []
+        for index in indexes:
+            key_size, value_size = program.sizes.get(index, (0, 0))
+            entries = b"".join(k + v for k, v in program.maps.get(index, {}).items())
+            count = len(program.maps.get(index, {}))
+            section = struct.pack(">BBBxHHI4x", index, 0, MAP_TYPE_HASH, key_size, value_size, count) + entries
+            sections.append(section + b"\0" * (-len(section) % 8))
+        replies, current = [], []
+        for section in sections:
+            if current and sum(map(len, current)) + len(section) > MAX_MP_BODY:
+                replies.append(current)
+                current = []
+            current.append(section)
+        replies.append(current)
+        for n, part in enumerate(replies):
+            flags = OFPMPF_REPLY_MORE if n < len(replies) - 1 else 0
+            body = (struct.pack(">HH4xII", OFPMP_EXPERIMENTER, flags, OKO_EXPERIMENTER, DUMP_MAPS)
+                    + struct.pack(">IH2x", prog_id, len(part)) + b"".join(part))
+            self.send(header(OFPT_MULTIPART_REPLY, 8 + len(body), xid) + body)
 
     def multipart(self, xid, msg):
         mp_type = struct.unpack(">H", msg[8:10])[0]
@@ -191,6 +266,9 @@ class Connection:
             experimenter, exp_type = struct.unpack(">II", msg[16:24])
             if experimenter == OKO_EXPERIMENTER and exp_type == PROG_STATS:
                 self.prog_stats(xid, struct.unpack(">I", msg[24:28])[0], msg)
+            elif experimenter == OKO_EXPERIMENTER and exp_type == DUMP_MAPS:
+                prog_id, _, map_mask = struct.unpack(">IIQ", msg[24:40])
+                self.dump_maps(xid, prog_id, map_mask, msg)
             else:
                 self.error(xid, OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, msg)
             return
@@ -201,6 +279,8 @@ class Connection:
                              ("fleet", 256)))
         elif mp_type == OFPMP_FLOW:
             body = b"".join(OpenFlowPeer.flow_stats(mod) for mod in self.switch.flows.values())
+        else:
+            body = FIXED_REPLY_BODIES.get(mp_type, b"")
         reply = struct.pack(">HH4x", mp_type, 0) + body
         self.send(header(OFPT_MULTIPART_REPLY, 8 + len(reply), xid) + reply)
 
@@ -223,21 +303,29 @@ class Fleet:
     """`count` simulated switches with datapath ids first_dpid, first_dpid + 1, ..., each connected to every
     controller; run in a thread of their own (`start`) or in the caller's event loop (`run`)."""
 
-    def __init__(self, count, controllers=("127.0.0.1:6653",), first_dpid=1000):
+    def __init__(self, count, controllers=("127.0.0.1:6653",), first_dpid=1000, connect_rate=None):
         self.switches = [SimulatedSwitch(first_dpid + i) for i in range(count)]
         self.controllers = list(controllers)
+        # Switches that start connecting per second (None: all at once). A real fleet comes up over time; a
+        # thousand connections in the same second make openflowplugin time its own role requests out.
+        self.connect_rate = connect_rate
         self.stopping = None
         self.loop = None
         self.thread = None
 
     async def run(self):
         self.stopping = asyncio.Event()
-        tasks = [asyncio.create_task(Connection(sw, c).run(self.stopping))
-                 for sw in self.switches for c in self.controllers]
+        tasks = [asyncio.create_task(self.connect(i, Connection(sw, c)))
+                 for i, sw in enumerate(self.switches) for c in self.controllers]
         await self.stopping.wait()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def connect(self, index, connection):
+        if self.connect_rate:
+            await asyncio.sleep(index / self.connect_rate)
+        await connection.run(self.stopping)
 
     def start(self):
         import threading
@@ -270,8 +358,9 @@ def main():
     parser.add_argument("--switches", type=int, default=100)
     parser.add_argument("--controllers", default="127.0.0.1:6653")
     parser.add_argument("--first-dpid", type=int, default=1000)
+    parser.add_argument("--connect-rate", type=float, help="switches that start connecting per second")
     args = parser.parse_args()
-    fleet = Fleet(args.switches, args.controllers.split(","), args.first_dpid).start()
+    fleet = Fleet(args.switches, args.controllers.split(","), args.first_dpid, args.connect_rate).start()
     try:
         while True:
             time.sleep(5)

@@ -28,6 +28,11 @@ OFPT_BARRIER_REQUEST, OFPT_BARRIER_REPLY = 20, 21
 OFPT_ROLE_REQUEST, OFPT_ROLE_REPLY = 24, 25
 OFPT_GET_ASYNC_REQUEST, OFPT_GET_ASYNC_REPLY = 26, 27
 OFPMP_DESC, OFPMP_FLOW, OFPMP_EXPERIMENTER = 0, 1, 0xFFFF
+# Multipart replies openflowplugin reads with a fixed layout (an empty body fails its decoder, and the request
+# waits for its timeout): a switch without groups or meters, all zeros. OFPMP_GROUP_FEATURES (8): types,
+# capabilities, max_groups[4], actions[4]; OFPMP_METER_FEATURES (11): max_meter, band_types, capabilities,
+# max_bands, max_color, pad.
+FIXED_REPLY_BODIES = {8: b"\0" * 40, 11: b"\0" * 16}
 OFPET_BAD_REQUEST, OFPBRC_BAD_EXPERIMENTER = 1, 3
 OFPFC_ADD, OFPFC_DELETE, OFPFC_DELETE_STRICT = 0, 3, 4
 
@@ -173,7 +178,9 @@ class OpenFlowPeer:
         elif mp_type == OFPMP_FLOW:
             with self.lock:
                 body = b"".join(self.flow_stats(mod) for mod in self.flows.values())
-        # Every other multipart request gets an empty reply of its type.
+        else:
+            # Every other multipart request gets an empty reply of its type (or its fixed part, zeros).
+            body = FIXED_REPLY_BODIES.get(mp_type, b"")
         reply = struct.pack(">HH4x", mp_type, 0) + body
         self.send(header(OFPT_MULTIPART_REPLY, 8 + len(reply), xid) + reply)
 
