@@ -10,6 +10,7 @@ package org.opendaylight.oko.northbound;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -116,7 +117,7 @@ public final class OkoNorthbound implements AutoCloseable {
             SWITCH_TIMEOUT_MILLIS);
         final String member = ClusterMember.name(actorSystem);
         final var repair = new MastershipRepair(member, node -> singletonRunsHere(entityOwnership, node),
-            OpenflowpluginConnections.find(openflowplugin), timer, MastershipRepair.DEFAULT_GRACE_MILLIS);
+            OpenflowpluginConnections.find(openflowplugin), timer, pool, MastershipRepair.DEFAULT_GRACE_MILLIS);
         ownership = new SwitchOwnership(member, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
             support, flows, repair);
         final var statistics = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes, timer,
@@ -203,9 +204,11 @@ public final class OkoNorthbound implements AutoCloseable {
      * Whether this member runs openflowplugin's cluster singleton for a switch: it owns the singleton's close entity
      * (mdsal registers it only on the member whose services for the switch are started).
      */
-    private static boolean singletonRunsHere(final EntityOwnershipService entityOwnership, final String node) {
+    private static Optional<Boolean> singletonRunsHere(final EntityOwnershipService entityOwnership,
+            final String node) {
+        // Empty when the service did not answer (it logs why): unknown, not "elsewhere".
         return entityOwnership.getOwnershipState(new Entity(SINGLETON_CLOSE_ENTITY_TYPE, node))
-            .map(EntityOwnershipState.IS_OWNER::equals).orElse(false);
+            .map(EntityOwnershipState.IS_OWNER::equals);
     }
 
     private static ThreadFactory named(final String prefix) {

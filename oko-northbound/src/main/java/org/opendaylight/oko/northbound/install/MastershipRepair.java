@@ -9,8 +9,10 @@ package org.opendaylight.oko.northbound.install;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,14 +44,23 @@ import org.slf4j.LoggerFactory;
  * has), and the switch reconnects to this member as a slave.
  */
 public final class MastershipRepair {
-    /** How long a suspect state must last before the connection is closed; a normal master start is faster. */
-    public static final long DEFAULT_GRACE_MILLIS = 3_000;
+    /**
+     * How long a suspect state must last before the connection is closed: longer than openflowplugin's own wait for
+     * a role request (10 s), after which a MASTER request in flight has either succeeded or openflowplugin has
+     * closed the chain itself.
+     */
+    public static final long DEFAULT_GRACE_MILLIS = 12_000;
+    /** Checks of the entity ownership service that did not answer (under load it times out) before giving up. */
+    static final int OWNERSHIP_TRIES = 3;
     private static final Logger LOG = LoggerFactory.getLogger(MastershipRepair.class);
 
-    /** Whether this member runs openflowplugin's cluster singleton for a switch (the entity ownership service). */
+    /**
+     * Whether this member runs openflowplugin's cluster singleton for a switch (the entity ownership service); empty
+     * when the service did not answer.
+     */
     @FunctionalInterface
     public interface Singletons {
-        boolean runsHere(String node);
+        Optional<Boolean> runsHere(String node);
     }
 
     /** The switches' connections to this member, as openflowplugin keeps them. */
@@ -75,15 +86,21 @@ public final class MastershipRepair {
     private final Singletons singletons;
     private final Connections connections;
     private final ScheduledExecutorService timer;
+    private final Executor work;
     private final long graceMillis;
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
 
+    /**
+     * Checks are scheduled on {@code timer} and run on {@code work}: they wait for the entity ownership service, and
+     * a close runs openflowplugin's whole disconnection.
+     */
     public MastershipRepair(final String member, final Singletons singletons, final Connections connections,
-            final ScheduledExecutorService timer, final long graceMillis) {
+            final ScheduledExecutorService timer, final Executor work, final long graceMillis) {
         this.member = requireNonNull(member);
         this.singletons = requireNonNull(singletons);
         this.connections = requireNonNull(connections);
         this.timer = requireNonNull(timer);
+        this.work = requireNonNull(work);
         this.graceMillis = graceMillis;
     }
 
@@ -103,21 +120,57 @@ public final class MastershipRepair {
         }
         LOG.debug("{}: set to slave after openflowplugin started its services on this member ({}); checking again "
             + "in {} ms", node, member, graceMillis);
+        schedule(node, connection, masteredHere, OWNERSHIP_TRIES);
+    }
+
+    private void schedule(final String node, final Connection connection, final Predicate<String> masteredHere,
+            final int triesLeft) {
         try {
-            timer.schedule(() -> confirm(node, connection, masteredHere), graceMillis, TimeUnit.MILLISECONDS);
+            timer.schedule(() -> work.execute(() -> check(node, connection, masteredHere, triesLeft)), graceMillis,
+                TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             pending.remove(node);
             LOG.debug("{}: shutting down, no check", node, e);
         }
     }
 
-    private void confirm(final String node, final Connection connection, final Predicate<String> masteredHere) {
-        pending.remove(node);
-        if (masteredHere.test(node) || !connection.servicesRunning() || !singletons.runsHere(node)) {
-            // Mastered after all, mastered elsewhere, or this connection's services stopped or it is gone (its
-            // singleton was closed: the "lost ownership" was a real loss, or a disconnection).
+    @SuppressWarnings("checkstyle:IllegalCatch")
+    private void check(final String node, final Connection connection, final Predicate<String> masteredHere,
+            final int triesLeft) {
+        try {
+            confirm(node, connection, masteredHere, triesLeft);
+        } catch (RuntimeException e) {
+            pending.remove(node);
+            LOG.error("{}: the check for a switch left with no master failed", node, e);
+        }
+    }
+
+    private void confirm(final String node, final Connection connection, final Predicate<String> masteredHere,
+            final int triesLeft) {
+        if (masteredHere.test(node) || !connection.servicesRunning()) {
+            // Mastered here after all, or this connection's services stopped or it is gone (its singleton was
+            // closed: the "lost ownership" was a real loss, or a disconnection).
+            pending.remove(node);
             return;
         }
+        final Optional<Boolean> here = singletons.runsHere(node);
+        if (here.isEmpty()) {
+            if (triesLeft > 1) {
+                LOG.debug("{}: the entity ownership service did not answer; asking again later", node);
+                schedule(node, connection, masteredHere, triesLeft - 1);
+            } else {
+                pending.remove(node);
+                LOG.warn("{}: set to slave while openflowplugin's services for it ran on this member ({}), and the "
+                    + "entity ownership service did not say who masters it in {} tries: not repaired", node, member,
+                    OWNERSHIP_TRIES);
+            }
+            return;
+        }
+        pending.remove(node);
+        if (!here.orElseThrow()) {
+            return;                             // mastered elsewhere
+        }
+        // The close checks again that the connection is the one seen here, still running.
         final String reason = "this member (" + member + ") holds the cluster's mastership of " + node
             + " but openflowplugin set the switch to slave (its 20 s slave timer raced the master election)";
         LOG.warn("{}: no member masters it: {}; closing its connection to this member so that the cluster elects a "

@@ -93,9 +93,19 @@ public final class OpenflowpluginConnections implements MastershipRepair.Connect
             }
 
             @Override
+            @SuppressWarnings("checkstyle:IllegalCatch")
             public boolean close(final String reason) {
-                holder.onNotAbleToStartMastership(device, reason, true);
-                return true;
+                if (!servicesRunning()) {
+                    // Replaced or closing since the check: a later connection has its own course.
+                    return true;
+                }
+                try {
+                    holder.onNotAbleToStartMastership(device, reason, true);
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: openflowplugin failed to close the connection", device.getNodeId().getValue(), e);
+                    return false;
+                }
+                return holder.getContextChain(device) != chain || chain.isClosing();
             }
         };
     }

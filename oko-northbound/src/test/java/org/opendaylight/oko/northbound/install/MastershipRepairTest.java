@@ -12,9 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Proxy;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,7 @@ class MastershipRepairTest {
     private static final long GRACE_MILLIS = 50;
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final ExecutorService work = Executors.newSingleThreadExecutor();
     /** The switches whose singleton runs on this member. */
     private final Set<String> singletonsHere = ConcurrentHashMap.newKeySet();
     /** The switches Oko was told this member masters. */
@@ -46,9 +49,12 @@ class MastershipRepairTest {
     private final AtomicBoolean connected = new AtomicBoolean(true);
     private final AtomicBoolean closable = new AtomicBoolean(true);
 
+    /** The entity ownership service answers (else: times out, empty). */
+    private final AtomicBoolean ownershipAnswers = new AtomicBoolean(true);
+
     private final MastershipRepair repair = new MastershipRepair("member-1", node -> {
         ownershipQueries.incrementAndGet();
-        return singletonsHere.contains(node);
+        return ownershipAnswers.get() ? Optional.of(singletonsHere.contains(node)) : Optional.empty();
     }, device -> {
         if (!connected.get()) {
             return null;
@@ -70,11 +76,12 @@ class MastershipRepairTest {
                 return closable.get();
             }
         };
-    }, timer, GRACE_MILLIS);
+    }, timer, work, GRACE_MILLIS);
 
     @AfterEach
     void tearDown() {
         timer.shutdownNow();
+        work.shutdownNow();
     }
 
     @Test
@@ -179,10 +186,46 @@ class MastershipRepairTest {
         assertEquals(2, closed.size(), closed.toString());
     }
 
+    @Test
+    void anOwnershipServiceThatDoesNotAnswerIsAskedAgainNotTakenForNo() throws Exception {
+        singletonsHere.add(NODE);
+        ownershipAnswers.set(false);
+        repair.slaveSet(device(NODE), mastered::contains);
+        settle();
+        assertEquals(List.of(), closed);
+        ownershipAnswers.set(true);
+        settle();
+        assertEquals(1, closed.size(), "closed once the service answers: " + closed);
+    }
+
+    @Test
+    void anOwnershipServiceThatNeverAnswersGivesUpAfterItsTries() throws Exception {
+        singletonsHere.add(NODE);
+        ownershipAnswers.set(false);
+        repair.slaveSet(device(NODE), mastered::contains);
+        for (int i = 0; i < MastershipRepair.OWNERSHIP_TRIES + 1; i++) {
+            settle();
+        }
+        assertEquals(List.of(), closed);
+        assertEquals(MastershipRepair.OWNERSHIP_TRIES, ownershipQueries.get());
+    }
+
+    @Test
+    void aDisconnectionIsNotAskedAboutAtAll() throws Exception {
+        // openflowplugin says "lost ownership" first and stops the services right after: the local check settles it.
+        singletonsHere.add(NODE);
+        repair.slaveSet(device(NODE), mastered::contains);
+        running.set(false);
+        settle();
+        assertEquals(0, ownershipQueries.get());
+        assertEquals(List.of(), closed);
+    }
+
     /** Past the grace period, and past every check it scheduled. */
     private void settle() throws Exception {
         Thread.sleep(GRACE_MILLIS * 3);
         timer.submit(() -> { }).get(5, TimeUnit.SECONDS);
+        work.submit(() -> { }).get(5, TimeUnit.SECONDS);
     }
 
     private static DeviceInfo device(final String node) {

@@ -94,7 +94,8 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         support = new OkoSupport(client, state, broker, pool);
         sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool, 5_000);
         ownership = new SwitchOwnership(MEMBER, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
-            support, SwitchEvents.NONE, new MastershipRepair(MEMBER, node -> false, device -> null, timer, 1));
+            support, SwitchEvents.NONE, new MastershipRepair(MEMBER, node -> Optional.of(false), device -> null, timer,
+                pool, 1));
     }
 
     @AfterEach
