@@ -10,7 +10,6 @@ package org.opendaylight.oko.northbound.install;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -24,8 +23,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 
 /**
  * The repair of openflowplugin's role timer race: a switch set to slave on the member that runs its cluster
@@ -87,7 +84,7 @@ class MastershipRepairTest {
     @Test
     void switchSetToSlaveWhereItsSingletonRunsIsDisconnectedHereAfterTheGracePeriod() throws Exception {
         singletonsHere.add(NODE);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         assertEquals(List.of(), closed, "not before the grace period");
         settle();
         assertEquals(1, closed.size(), closed.toString());
@@ -100,7 +97,7 @@ class MastershipRepairTest {
         // Under load its answer takes seconds (a thousand switches connecting at once): openflowplugin's threads,
         // which say "lost ownership", must not wait for it.
         singletonsHere.add(NODE);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         assertEquals(0, ownershipQueries.get());
         settle();
         assertEquals(1, ownershipQueries.get());
@@ -108,7 +105,7 @@ class MastershipRepairTest {
 
     @Test
     void aSlaveOfAnotherMastersSwitchIsLeftAlone() throws Exception {
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         settle();
         assertEquals(List.of(), closed);
     }
@@ -116,7 +113,7 @@ class MastershipRepairTest {
     @Test
     void aSwitchMasteredWithinTheGracePeriodIsLeftAlone() throws Exception {
         singletonsHere.add(NODE);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         mastered.add(NODE);
         settle();
         assertEquals(List.of(), closed);
@@ -125,7 +122,7 @@ class MastershipRepairTest {
     @Test
     void aSwitchWhoseSingletonMovedWithinTheGracePeriodIsLeftAlone() throws Exception {
         singletonsHere.add(NODE);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         singletonsHere.remove(NODE);
         settle();
         assertEquals(List.of(), closed);
@@ -135,7 +132,7 @@ class MastershipRepairTest {
     void aSwitchWhoseServicesStoppedWithinTheGracePeriodIsLeftAlone() throws Exception {
         // A real loss of mastership, or a disconnection, says "lost ownership" first and then stops the services.
         singletonsHere.add(NODE);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         running.set(false);
         settle();
         assertEquals(List.of(), closed);
@@ -148,7 +145,7 @@ class MastershipRepairTest {
         singletonsHere.add(NODE);
         started.set(false);
         running.set(false);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         started.set(true);
         running.set(true);
         settle();
@@ -160,7 +157,7 @@ class MastershipRepairTest {
         // openflowplugin says "lost ownership" when a switch disconnects, before its singleton is released.
         singletonsHere.add(NODE);
         connected.set(false);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         settle();
         assertEquals(List.of(), closed);
     }
@@ -168,8 +165,8 @@ class MastershipRepairTest {
     @Test
     void repeatedSlaveSignalsCloseOnce() throws Exception {
         singletonsHere.add(NODE);
-        repair.slaveSet(device(NODE), mastered::contains);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         settle();
         assertEquals(1, closed.size(), closed.toString());
     }
@@ -178,10 +175,10 @@ class MastershipRepairTest {
     void aConnectionThatCannotBeClosedIsTriedOnceAndAnotherSignalTriesAgain() throws Exception {
         singletonsHere.add(NODE);
         closable.set(false);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         settle();
         assertEquals(1, closed.size(), closed.toString());
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         settle();
         assertEquals(2, closed.size(), closed.toString());
     }
@@ -190,7 +187,7 @@ class MastershipRepairTest {
     void anOwnershipServiceThatDoesNotAnswerIsAskedAgainNotTakenForNo() throws Exception {
         singletonsHere.add(NODE);
         ownershipAnswers.set(false);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         settle();
         assertEquals(List.of(), closed);
         ownershipAnswers.set(true);
@@ -202,7 +199,7 @@ class MastershipRepairTest {
     void anOwnershipServiceThatNeverAnswersGivesUpAfterItsTries() throws Exception {
         singletonsHere.add(NODE);
         ownershipAnswers.set(false);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         for (int i = 0; i < MastershipRepair.OWNERSHIP_TRIES + 1; i++) {
             settle();
         }
@@ -214,7 +211,7 @@ class MastershipRepairTest {
     void aDisconnectionIsNotAskedAboutAtAll() throws Exception {
         // openflowplugin says "lost ownership" first and stops the services right after: the local check settles it.
         singletonsHere.add(NODE);
-        repair.slaveSet(device(NODE), mastered::contains);
+        repair.slaveSet(TestDevices.device(NODE), mastered::contains);
         running.set(false);
         settle();
         assertEquals(0, ownershipQueries.get());
@@ -226,16 +223,5 @@ class MastershipRepairTest {
         Thread.sleep(GRACE_MILLIS * 3);
         timer.submit(() -> { }).get(5, TimeUnit.SECONDS);
         work.submit(() -> { }).get(5, TimeUnit.SECONDS);
-    }
-
-    private static DeviceInfo device(final String node) {
-        return (DeviceInfo) Proxy.newProxyInstance(DeviceInfo.class.getClassLoader(), new Class<?>[] {
-            DeviceInfo.class }, (proxy, method, args) -> switch (method.getName()) {
-                case "getNodeId" -> new NodeId(node);
-                case "toString" -> "DeviceInfo(" + node + ")";
-                case "hashCode" -> node.hashCode();
-                case "equals" -> proxy == args[0];
-                default -> throw new UnsupportedOperationException(method.getName());
-            });
     }
 }

@@ -34,7 +34,6 @@ import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.stats.StatisticsPoller;
 import org.opendaylight.oko.northbound.switchio.SwitchClient;
-import org.opendaylight.openflowplugin.api.openflow.device.DeviceInfo;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNodeBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
@@ -219,7 +218,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         installOnSwitch("limiter");
         final SettableFuture<Void> gate = SettableFuture.create();
         client.loadGate = gate;
-        final var reconciliation = ownership.startReconciliation(deviceInfo(NODE));
+        final var reconciliation = ownership.startReconciliation(TestDevices.device(NODE));
         Thread.sleep(300);
         assertFalse(reconciliation.isDone(), "reconciliation ended before the switch confirmed LOAD_PROG");
         gate.set(null);
@@ -233,7 +232,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     void aNewMasterTakesOverWhatTheSwitchRunsInsteadOfLoadingItAgain() throws Exception {
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertStatus(InstallStatus.Installed, "");
         final String sha256 = readStatus().orElseThrow().getSha256();
         assertTrue(readStatus().orElseThrow().getSettingsFingerprint() != null, "no settings fingerprint recorded");
@@ -244,7 +243,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         loaded.forgetSwitch(NODE);
         client.sent.clear();
         client.statistics = List.of(running(sha256));
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(List.of(NODE + " stats 0"), client.sent);
         assertTrue(loaded.get(NODE, PROG_ID).isPresent(), "the program taken over is not known loaded");
         assertStatus(InstallStatus.Installed, "");
@@ -253,7 +252,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         loaded.forgetSwitch(NODE);
         client.sent.clear();
         client.statistics = List.of(running("00".repeat(32)));
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
             NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
 
@@ -262,7 +261,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         loaded.forgetSwitch(NODE);
         client.sent.clear();
         client.statistics = List.of(running(sha256));
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
             NODE + " update 30 map 0 00000000=07000000000000000700000000000000"), client.sent);
 
@@ -271,7 +270,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         client.sent.clear();
         client.statistics = List.of(new SwitchClient.ProgramStatistics(PROG_ID, true, 0, 0, 0, 0, 0, 0, 0, 78, 0,
             List.of()));
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(3, client.sent.size(), client.sent::toString);
     }
 
@@ -283,11 +282,11 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     void losingTheSwitchMarksItsProgramsDisconnected() throws Exception {
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
-        ownership.onBecomeOwner(deviceInfo(NODE));
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.onBecomeOwner(TestDevices.device(NODE));
         waitFor(() -> readOperationalSwitch(NODE).map(sw -> MEMBER.equals(sw.getMaster())
             && Boolean.TRUE.equals(sw.getConnected())).orElse(false), "the master did not say it masters the switch");
-        ownership.onLoseOwnership(deviceInfo(NODE));
+        ownership.onLoseOwnership(TestDevices.device(NODE));
         assertFalse(loaded.get(NODE, PROG_ID).isPresent());
         assertStatus(InstallStatus.SwitchDisconnected, NODE + " is not connected to the controller");
         final Switch sw = readOperationalSwitch(NODE).orElseThrow();
@@ -311,7 +310,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
             .get();
         final Switch before = readOperationalSwitch(NODE).orElseThrow();
 
-        ownership.onLoseOwnership(deviceInfo(NODE));
+        ownership.onLoseOwnership(TestDevices.device(NODE));
         ownership.configurationChanged(Set.of(NODE));
         sync.sync("openflow:99").get(10, TimeUnit.SECONDS);
         Thread.sleep(300);
@@ -332,7 +331,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     void configurationChangesReachOwnedSwitchesAndMarkOthersDisconnected() throws Exception {
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         client.sent.clear();
         storeLimiter("9");
         ownership.configurationChanged(Set.of(NODE));
@@ -375,9 +374,9 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         waitFor(() -> readOperationalSwitch("openflow:2").isEmpty(), "openflow:2's operational entry stayed");
 
         // A switch that disconnects and was never configured: its connected=false entry does not stay either.
-        ownership.onBecomeOwner(deviceInfo("openflow:3"));
+        ownership.onBecomeOwner(TestDevices.device("openflow:3"));
         waitFor(() -> readOperationalSwitch("openflow:3").isPresent(), "openflow:3 was not recorded as connected");
-        ownership.onLoseOwnership(deviceInfo("openflow:3"));
+        ownership.onLoseOwnership(TestDevices.device("openflow:3"));
         waitFor(() -> readOperationalSwitch("openflow:3").isEmpty(), "openflow:3's operational entry stayed");
     }
 
@@ -385,7 +384,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     void aProgramTheSwitchKeptIsInstalledAgainWhenConfiguredAgain() throws Exception {
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertStatus(InstallStatus.Installed, "");
         // A flow still names it: the switch refuses to unload it.
         client.refusals.put("unload", "OKO_EC_PROG_IN_USE: program 30 is used by 1 rules");
@@ -425,7 +424,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         client.refusals.put("stats", "BADEXPERIMENTER");
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(List.of(NODE + " stats 0"), client.sent);
         assertStatus(InstallStatus.Unsupported, NODE + " does not support Oko (the switch answered BADEXPERIMENTER)");
         // openflowplugin writes the switch's description into the inventory after reconciliation.
@@ -447,7 +446,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     void aSwitchWithOkoIsAskedOnceThenGetsItsPrograms() throws Exception {
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
             NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
         assertStatus(InstallStatus.Installed, "");
@@ -461,7 +460,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         client.refusals.put("stats", "OFPBRC_BAD_EXP_TYPE");
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertStatus(InstallStatus.Installed, "");
         assertFalse(support.unsupported(NODE));
         waitFor(() -> readOperationalSwitch(NODE).map(sw -> Boolean.TRUE.equals(sw.getOkoSupported())
@@ -475,7 +474,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         final SettableFuture<Void> gate = SettableFuture.create();
         client.statsGate = gate;
         storeLimiter("5");
-        final var reconciliation = ownership.startReconciliation(deviceInfo(NODE));
+        final var reconciliation = ownership.startReconciliation(TestDevices.device(NODE));
         installOnSwitch("limiter");
         final var sync2 = sync.sync(NODE);
         Thread.sleep(300);
@@ -491,7 +490,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     void statisticsAnsweredAfterTheProgramWasReplacedAreDropped() throws Exception {
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertStatus(InstallStatus.Installed, "");
         client.statistics = List.of(new SwitchClient.ProgramStatistics(PROG_ID, true, 1000, 250, 0, 0, 0, 1, 0, 78,
             16, List.of()));
@@ -528,7 +527,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
     void statisticsOfLoadedProgramsReachTheirOperationalEntries() throws Exception {
         storeLimiter("5");
         installOnSwitch("limiter");
-        ownership.startReconciliation(deviceInfo(NODE)).get(10, TimeUnit.SECONDS);
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertStatus(InstallStatus.Installed, "");
         client.statistics = List.of(
             new SwitchClient.ProgramStatistics(PROG_ID, true, 1000, 250, 1, 2, 91, 2, 3, 22, 16,
@@ -699,16 +698,5 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
             }
             Thread.sleep(20);
         }
-    }
-
-    private static DeviceInfo deviceInfo(final String node) {
-        return (DeviceInfo) Proxy.newProxyInstance(DeviceInfo.class.getClassLoader(), new Class<?>[] {
-            DeviceInfo.class }, (proxy, method, args) -> switch (method.getName()) {
-                case "getNodeId" -> new NodeId(node);
-                case "toString" -> "DeviceInfo(" + node + ")";
-                case "hashCode" -> node.hashCode();
-                case "equals" -> proxy == args[0];
-                default -> throw new UnsupportedOperationException(method.getName());
-            });
     }
 }
