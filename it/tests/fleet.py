@@ -27,12 +27,9 @@ import hashlib
 import struct
 import time
 
-from ofpeer import (FIXED_REPLY_BODIES, OFPMP_DESC, OFPMP_EXPERIMENTER, OFPMP_FLOW,
-                    OFPT_BARRIER_REPLY, OFPT_BARRIER_REQUEST, OFPT_ECHO_REPLY, OFPT_ECHO_REQUEST, OFPT_ERROR,
-                    OFPT_EXPERIMENTER, OFPT_FEATURES_REPLY, OFPT_FEATURES_REQUEST, OFPT_FLOW_MOD,
-                    OFPT_GET_ASYNC_REPLY, OFPT_GET_ASYNC_REQUEST, OFPT_GET_CONFIG_REPLY, OFPT_GET_CONFIG_REQUEST,
-                    OFPT_HELLO, OFPT_MULTIPART_REPLY, OFPT_MULTIPART_REQUEST, OFPT_ROLE_REPLY, OFPT_ROLE_REQUEST,
-                    OpenFlowPeer, apply_flow_mod, header)
+from ofpeer import (OFPMP_EXPERIMENTER, OFPT_ERROR, OFPT_EXPERIMENTER, OFPT_FLOW_MOD, OFPT_HELLO, OFPT_MULTIPART_REPLY,
+                    OFPT_MULTIPART_REQUEST, OFPT_ROLE_REPLY, OFPT_ROLE_REQUEST, answer, apply_flow_mod, header,
+                    multipart_reply)
 
 OFPFC_ADD, OFPFC_MODIFY, OFPFC_MODIFY_STRICT = 0, 1, 2
 OFPMPF_REPLY_MORE = 0x0001
@@ -135,15 +132,9 @@ class Connection:
 
     def handle(self, msg_type, xid, msg):
         sw = self.switch
-        if msg_type == OFPT_ECHO_REQUEST:
-            self.send(header(OFPT_ECHO_REPLY, len(msg), xid) + msg[8:])
-        elif msg_type == OFPT_FEATURES_REQUEST:
-            body = struct.pack(">QIBB2xII", sw.dpid, 0, 254, 0, 0x1, 0)
-            self.send(header(OFPT_FEATURES_REPLY, 8 + len(body), xid) + body)
-        elif msg_type == OFPT_GET_CONFIG_REQUEST:
-            self.send(header(OFPT_GET_CONFIG_REPLY, 12, xid) + struct.pack(">HH", 0, 0xFFFF))
-        elif msg_type == OFPT_BARRIER_REQUEST:
-            self.send(header(OFPT_BARRIER_REPLY, 8, xid))
+        reply = answer(msg_type, xid, msg, sw.dpid)
+        if reply:
+            self.send(reply)
         elif msg_type == OFPT_ROLE_REQUEST:
             role, generation = struct.unpack(">I4xQ", msg[8:24])
             if role == OFPCR_ROLE_MASTER:
@@ -156,8 +147,6 @@ class Connection:
                 sw.record(self.controller, "ROLE_%s" % {1: "EQUAL", 2: "MASTER", 3: "SLAVE"}.get(role, role))
             reply = struct.pack(">I4xQ", self.role, sw.generation or 0)
             self.send(header(OFPT_ROLE_REPLY, 24, xid) + reply)
-        elif msg_type == OFPT_GET_ASYNC_REQUEST:
-            self.send(header(OFPT_GET_ASYNC_REPLY, 32, xid) + b"\0" * 24)
         elif msg_type == OFPT_MULTIPART_REQUEST:
             self.multipart(xid, msg)
         elif msg_type == OFPT_FLOW_MOD:
@@ -272,17 +261,8 @@ class Connection:
             else:
                 self.error(xid, OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, msg)
             return
-        body = b""
-        if mp_type == OFPMP_DESC:
-            body = b"".join(s.encode().ljust(n, b"\0") for s, n in
-                            (("Oko simulated fleet", 256), ("fleet.py", 256), ("1", 256), ("0", 32),
-                             ("fleet", 256)))
-        elif mp_type == OFPMP_FLOW:
-            body = b"".join(OpenFlowPeer.flow_stats(mod) for mod in self.switch.flows.values())
-        else:
-            body = FIXED_REPLY_BODIES.get(mp_type, b"")
-        reply = struct.pack(">HH4x", mp_type, 0) + body
-        self.send(header(OFPT_MULTIPART_REPLY, 8 + len(reply), xid) + reply)
+        self.send(multipart_reply(xid, mp_type, ("Oko simulated fleet", "fleet.py", "1", "0", "fleet"),
+                                  self.switch.flows.values()))
 
     def prog_stats(self, xid, prog_id, msg):
         """PROG_STATS reply (docs/protocol.md 4.3, version 1.2): a record without maps per program."""

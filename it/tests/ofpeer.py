@@ -41,6 +41,38 @@ def header(msg_type, length, xid):
     return struct.pack(">BBHI", OFP_VERSION, msg_type, length, xid)
 
 
+def answer(msg_type, xid, msg, dpid):
+    """The reply any switch gives to the controller's handshake and liveness requests (echo, features,
+    get-config, barrier, get-async) as switch `dpid`, or None for other messages."""
+    if msg_type == OFPT_ECHO_REQUEST:
+        return header(OFPT_ECHO_REPLY, len(msg), xid) + msg[8:]
+    if msg_type == OFPT_FEATURES_REQUEST:
+        # datapath_id, n_buffers, n_tables, auxiliary_id, pad, capabilities (flow stats), reserved
+        body = struct.pack(">QIBB2xII", dpid, 0, 254, 0, 0x1, 0)
+        return header(OFPT_FEATURES_REPLY, 8 + len(body), xid) + body
+    if msg_type == OFPT_GET_CONFIG_REQUEST:
+        return header(OFPT_GET_CONFIG_REPLY, 12, xid) + struct.pack(">HH", 0, 0xFFFF)
+    if msg_type == OFPT_BARRIER_REQUEST:
+        return header(OFPT_BARRIER_REPLY, 8, xid)
+    if msg_type == OFPT_GET_ASYNC_REQUEST:
+        return header(OFPT_GET_ASYNC_REPLY, 32, xid) + b"\0" * 24
+    return None
+
+
+def multipart_reply(xid, mp_type, description, flows):
+    """The reply to a standard multipart request of type `mp_type`: the description (manufacturer, hardware,
+    software, serial number, datapath) for OFPMP_DESC, `flows` (FLOW_MODs) as flow statistics for OFPMP_FLOW,
+    and an empty reply of its type (or its fixed part, zeros) for any other."""
+    if mp_type == OFPMP_DESC:
+        body = b"".join(s.encode().ljust(n, b"\0") for s, n in zip(description, (256, 256, 256, 32, 256)))
+    elif mp_type == OFPMP_FLOW:
+        body = b"".join(OpenFlowPeer.flow_stats(mod) for mod in flows)
+    else:
+        body = FIXED_REPLY_BODIES.get(mp_type, b"")
+    reply = struct.pack(">HH4x", mp_type, 0) + body
+    return header(OFPT_MULTIPART_REPLY, 8 + len(reply), xid) + reply
+
+
 def apply_flow_mod(flows, msg):
     """The flows, keyed (table, priority, match bytes), after FLOW_MOD `msg`: an add, or a delete."""
     table, command = msg[24], msg[25]
@@ -135,20 +167,11 @@ class OpenFlowPeer:
             pass
 
     def _handle(self, msg_type, xid, msg):
-        if msg_type == OFPT_ECHO_REQUEST:
-            self.send(header(OFPT_ECHO_REPLY, len(msg), xid) + msg[8:])
-        elif msg_type == OFPT_FEATURES_REQUEST:
-            # datapath_id, n_buffers, n_tables, auxiliary_id, pad, capabilities (flow stats), reserved
-            body = struct.pack(">QIBB2xII", self.dpid, 0, 254, 0, 0x1, 0)
-            self.send(header(OFPT_FEATURES_REPLY, 8 + len(body), xid) + body)
-        elif msg_type == OFPT_GET_CONFIG_REQUEST:
-            self.send(header(OFPT_GET_CONFIG_REPLY, 12, xid) + struct.pack(">HH", 0, 0xFFFF))
-        elif msg_type == OFPT_BARRIER_REQUEST:
-            self.send(header(OFPT_BARRIER_REPLY, 8, xid))
+        reply = answer(msg_type, xid, msg, self.dpid)
+        if reply:
+            self.send(reply)
         elif msg_type == OFPT_ROLE_REQUEST:
             self.send(header(OFPT_ROLE_REPLY, len(msg), xid) + msg[8:])
-        elif msg_type == OFPT_GET_ASYNC_REQUEST:
-            self.send(header(OFPT_GET_ASYNC_REPLY, 32, xid) + b"\0" * 24)
         elif msg_type == OFPT_MULTIPART_REQUEST:
             self._multipart(xid, msg)
         elif msg_type == OFPT_FLOW_MOD:
@@ -171,18 +194,9 @@ class OpenFlowPeer:
             error = struct.pack(">HH", OFPET_BAD_REQUEST, OFPBRC_BAD_EXPERIMENTER) + msg[:64]
             self.send(header(OFPT_ERROR, 8 + len(error), xid) + error)
             return
-        body = b""
-        if mp_type == OFPMP_DESC:
-            body = b"".join(s.encode().ljust(n, b"\0") for s, n in
-                            (("Oko test peer", 256), ("ofpeer.py", 256), ("1", 256), ("0", 32), ("peer", 256)))
-        elif mp_type == OFPMP_FLOW:
-            with self.lock:
-                body = b"".join(self.flow_stats(mod) for mod in self.flows.values())
-        else:
-            # Every other multipart request gets an empty reply of its type (or its fixed part, zeros).
-            body = FIXED_REPLY_BODIES.get(mp_type, b"")
-        reply = struct.pack(">HH4x", mp_type, 0) + body
-        self.send(header(OFPT_MULTIPART_REPLY, 8 + len(reply), xid) + reply)
+        with self.lock:
+            flows = list(self.flows.values())
+        self.send(multipart_reply(xid, mp_type, ("Oko test peer", "ofpeer.py", "1", "0", "peer"), flows))
 
     @staticmethod
     def flow_stats(mod):
