@@ -7,9 +7,11 @@
 
 The switch's own OpenFlow log (vconn at debug level) is the witness of what reached it, and over which
 controller connection: configuration written on any member is loaded once, by the switch's master; after a
-kill -9 of the master another member takes the switch over without loading anything again; the killed member
-rejoins and pushes nothing."""
+kill -9 of the master another member takes the switch over without loading anything again, and the SEND_MAPS events
+the switch sends on the way are each recorded once; the killed member rejoins and pushes nothing."""
 import base64
+import collections
+import datetime
 import os
 import re
 import shutil
@@ -21,7 +23,7 @@ import pytest
 import requests
 
 from conftest import SYSTEM, system_env
-from helpers import AUTH, wait_for
+from helpers import AUTH, LocalPortSource, MapsReceivedSubscriber, wait_for
 
 MEMBERS = 3
 PROG_ID = 31
@@ -38,6 +40,26 @@ FLOW = {"flow-node-inventory:flow": [{
         {"order": 0, "drop-action": {}}]}}]}}]}
 # A rate-limiter bucket for 10.1.1.1: state a reload that reset maps would lose.
 BUCKET_KEY = bytes([10, 1, 1, 1])
+# SEND_MAPS events across the failover: a rate limiter of one packet a second, and a flow that sends its buckets
+# map (index 1) for every packet from EVENTS_SOURCE over that limit. With EVENTS_PER_SECOND + 1 packets a second
+# the switch sends about EVENTS_PER_SECOND events a second (it sends at most 10).
+EVENTS_PROG_ID = 33
+EVENTS_SOURCE = "10.7.7.7"
+EVENTS_PER_SECOND = 5
+# How long after its role request a new master's openflowplugin may still drop the switch's experimenter messages
+# (0.3 s measured; docs/northbound.md, "Clusters").
+TAKEOVER_WINDOW = 2.0
+EVENTS_PROGRAM = {"oko:program": [{"name": "events", "library-filter": "rate-limiter",
+                                   "parameter": [{"name": "rate", "value": "1"}, {"name": "burst", "value": "1"}]}]}
+EVENTS_FLOW = {"flow-node-inventory:flow": [{
+    "id": "events-flow", "table_id": 0, "priority": 320,
+    "match": {"ethernet-match": {"ethernet-type": {"type": 2048}}, "ip-match": {"ip-protocol": 17},
+              "ipv4-source": f"{EVENTS_SOURCE}/32",
+              "openflowplugin-extension-general:extension-list": [{
+                  "extension-key": "oko-openflowplugin:filter-prog-key",
+                  "extension": {"oko-openflowplugin:oko-filter-prog": {"prog-id": EVENTS_PROG_ID}}}]},
+    "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
+        {"order": 0, "oko-openflowplugin:oko-send-maps": {"map-mask": 2}}]}}]}}]}
 
 
 class Cluster:
@@ -100,6 +122,33 @@ class Cluster:
     def rpc(self, member, name, body):
         return requests.post(f"{self.restconf(member)}/operations/oko:{name}", json={"input": body}, auth=AUTH,
                              timeout=120)
+
+
+def log_time(line):
+    """The time (seconds since the epoch) of an ovs-vswitchd log line."""
+    return datetime.datetime.strptime(line[:23], "%Y-%m-%dT%H:%M:%S.%f").replace(
+        tzinfo=datetime.timezone.utc).timestamp()
+
+
+def sent_events(log, prog_id, since):
+    """(time, connection address, role the switch gave that connection then, time it gave that role, event id) of
+    each SEND_MAPS event of program `prog_id` the switch sent after offset `since` of its log, in order. A
+    connection is 'equal' from its connection until a ROLE_REQUEST makes it primary or secondary; the switch sends
+    its asynchronous messages to every connection but secondaries."""
+    roles, sent, at = {}, [], 0
+    for line in log.splitlines(keepends=True):
+        at += len(line)
+        if m := re.search(r"<->tcp:(127\.0\.0\.\d):6653: connected$", line):
+            roles[m[1]] = ("equal", log_time(line))
+        elif m := re.search(r"tcp:(127\.0\.0\.\d):6653: received: OFPT_ROLE_REQUEST .*role=(primary|secondary|equal)",
+                            line):
+            roles[m[1]] = (m[2], log_time(line))
+        elif m := re.search(r"tcp:(127\.0\.0\.\d):6653: sent \(Success\): OKOT_SEND_MAPS \(OF1\.3\) "
+                            r"\(xid=0x[0-9a-f]+\): prog_id=(\d+) event=(\d+) .*fragment=0\b", line):
+            if int(m[2]) == prog_id and at > since:
+                role, role_since = roles.get(m[1], ("equal", 0))
+                sent.append((log_time(line), m[1], role, role_since, int(m[3])))
+    return sent
 
 
 def received(log, what):
@@ -170,6 +219,26 @@ def test_kill_of_the_master_moves_the_switch_without_loading_anything_again(clus
             f"on member-{master}'s RESTCONF") in r.text, r.text
     r = cluster.rpc(master, "update-map-entries", write)
     assert r.status_code == 204, r.text
+
+    # SEND_MAPS events flow through the failover, each member's maps-received stream is watched.
+    base = cluster.restconf(survivor)
+    for url, body in ((f"{base}/data/oko:programs/program=events", EVENTS_PROGRAM),
+                      (f"{base}/data/oko:switches/switch={cluster.node_id}/program={EVENTS_PROG_ID}",
+                       {"oko:program": [{"program-id": EVENTS_PROG_ID, "program": "events"}]}),
+                      (f"{base}/data/opendaylight-inventory:nodes/node={cluster.node_id}"
+                       "/flow-node-inventory:table=0/flow=events-flow", EVENTS_FLOW)):
+        r = requests.put(url, json=body, auth=AUTH, timeout=30)
+        assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: "filter_prog=33" in cluster.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {cluster.bridge}").stdout,
+             60, "the flow sending events is not on the switch")
+    subscribers = {m: MapsReceivedSubscriber(cluster.restconf(m), AUTH, until=None, silence=300)
+                   for m in range(1, MEMBERS + 1)}
+    events_from = len(cluster.ovs_log())
+    source = LocalPortSource(cluster.bridge, EVENTS_SOURCE, EVENTS_PER_SECOND + 1).start()
+
+    def recorded(member):
+        return [n["event-id"] for n in subscribers[member].notifications() if n["program-id"] == EVENTS_PROG_ID]
+    wait_for(lambda: len(recorded(master)) >= 10, 30, "the master records no SEND_MAPS events")
     flows_before = cluster.sh(f"ovs-ofctl -O OpenFlow13 --no-stats dump-flows {cluster.bridge}").stdout
 
     start = len(cluster.ovs_log())
@@ -207,6 +276,43 @@ def test_kill_of_the_master_moves_the_switch_without_loading_anything_again(clus
     print(f"failover: configuration written on a survivor applied {time.time() - applied_from:.1f} s after the "
           f"write, {time.time() - killed_at:.1f} s after the kill")
     assert received(cluster.ovs_log()[start:], "LOAD_PROG") == [(f"127.0.0.{new}", str(LATER_PROG_ID))]
+
+    # SEND_MAPS: every event the switch sent to a member it had made master was recorded by that member (those
+    # sent to the killed master in its last second may have died with it), and no event was recorded twice, by
+    # one member or by two.
+    wait_for(lambda: len(recorded(new)) >= 10, 30, "the new master records no SEND_MAPS events")
+    source.stop()
+    stopped = time.time()
+    time.sleep(1)
+    log = cluster.ovs_log()
+    assert "Dropped" not in log[events_from:], "the switch's log dropped lines: it cannot witness every event sent"
+    sent = sent_events(log, EVENTS_PROG_ID, events_from)
+    # The last events may still be on their way to the subscribers (the switch sent them, the member publishes
+    # them, RESTCONF streams them): give them 20 s.
+    last_to_new = max(event for _, address, role, _, event in sent if role == "primary"
+                      and address == f"127.0.0.{new}")
+    wait_for(lambda: last_to_new in recorded(new) or time.time() > stopped + 20, 30, "unreachable")
+    print(f"failover: the last event reached the new master's subscriber {time.time() - stopped:.1f} s after the "
+          "source stopped" if last_to_new in recorded(new) else "failover: the last event did not reach it in 20 s")
+    by_member = {m: recorded(m) for m in range(1, MEMBERS + 1)}
+    twice = {e: n for e, n in collections.Counter(e for ids in by_member.values() for e in ids).items() if n > 1}
+    assert not twice, f"SEND_MAPS events recorded more than once: {twice}"
+    to_masters = [(at, address, since, event) for at, address, role, since, event in sent if role == "primary"
+                  and (address != f"127.0.0.{master}" or at < killed_at - 1)]
+    assert {address for _, address, _, _ in to_masters} == {f"127.0.0.{master}", f"127.0.0.{new}"}, sent
+    lost = [(address, event, round(at - since, 3)) for at, address, since, event in to_masters
+            if event not in by_member[int(address[-1])]]
+    # openflowplugin drops a switch's experimenter messages until it has finished taking the switch over (its
+    # initial statistics and RPC registrations, after the role request): events in that window are lost.
+    in_takeover = [e for e in lost if e[0] == f"127.0.0.{new}" and e[2] < TAKEOVER_WINDOW]
+    assert lost == in_takeover, f"SEND_MAPS events sent to a master and not recorded: {lost}"
+    unsent = sorted(set(range(min(e for *_, e in sent), max(e for *_, e in sent) + 1)) - {e for *_, e in sent})
+    print(f"failover: SEND_MAPS events: {len(to_masters)} sent to a master, {len(to_masters) - len(lost)} recorded "
+          f"once, none twice (in all the killed master recorded {len(by_member[master])}, the new one "
+          f"{len(by_member[new])}); "
+          f"{len(in_takeover)} dropped by openflowplugin while taking the switch over "
+          f"({', '.join(f'{e[2]:.2f} s' for e in in_takeover) or '-'} after its role request); {len(unsent)} "
+          "generated while no member was master, sent to none")
 
 
 def test_the_killed_member_rejoins_and_pushes_nothing(cluster):
