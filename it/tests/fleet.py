@@ -27,9 +27,9 @@ import hashlib
 import struct
 import time
 
-from ofpeer import (OFPMP_EXPERIMENTER, OFPT_ERROR, OFPT_EXPERIMENTER, OFPT_FLOW_MOD, OFPT_HELLO, OFPT_MULTIPART_REPLY,
-                    OFPT_MULTIPART_REQUEST, OFPT_ROLE_REPLY, OFPT_ROLE_REQUEST, answer, apply_flow_mod, header,
-                    multipart_reply)
+from ofpeer import (OFPMP_EXPERIMENTER, OFPT_ECHO_REQUEST, OFPT_ERROR, OFPT_EXPERIMENTER, OFPT_FLOW_MOD,
+                    OFPT_HELLO, OFPT_MULTIPART_REPLY, OFPT_MULTIPART_REQUEST, OFPT_ROLE_REPLY, OFPT_ROLE_REQUEST,
+                    answer, apply_flow_mod, header, multipart_reply)
 
 OFPFC_ADD, OFPFC_MODIFY, OFPFC_MODIFY_STRICT = 0, 1, 2
 OFPMPF_REPLY_MORE = 0x0001
@@ -46,6 +46,7 @@ OKO_EC_BAD_MESSAGE, OKO_EC_PROG_EXISTS, OKO_EC_UNKNOWN_PROG = 1, 4, 5
 FILTER_PROG_OXM = 0xFFFF0208            # class OFPXMC_EXPERIMENTER, field 1, no mask, length 8
 MAP_TYPE_HASH = 1                       # 5.1; the simulated switch does not read the ELF's map declarations
 MAX_MP_BODY = 65535 - 32                # a DUMP_MAPS reply's sections, at most
+PROBE_INTERVAL = 5                      # s, Open vSwitch's default inactivity probe
 
 
 class Program:
@@ -104,18 +105,37 @@ class Connection:
                 continue
             self.switch.connections[self.controller] = self
             self.send(header(OFPT_HELLO, 8, 1))
+            self.last_heard = time.monotonic()
+            probe = asyncio.create_task(self.probe())
             try:
                 while True:
                     head = await reader.readexactly(8)
+                    self.last_heard = time.monotonic()
                     _, msg_type, length, xid = struct.unpack(">BBHI", head)
                     body = await reader.readexactly(length - 8)
                     self.handle(msg_type, xid, head + body)
             except (asyncio.IncompleteReadError, ConnectionError, OSError):
                 pass
             finally:
+                probe.cancel()
                 self.switch.connections.pop(self.controller, None)
                 self.writer.close()
             await asyncio.sleep(1)
+
+    async def probe(self):
+        """Open vSwitch's inactivity probe: an ECHO_REQUEST after PROBE_INTERVAL s without a message from the
+        controller. It matters beyond realism: a connection silent for 15 s gets openflowplugin's own echo,
+        whose xid 0 its outbound queue takes for the reply to its own first request (xid 0, not sent yet); that
+        request (the role request of a switch mastered late, or set to slave) then fails with "Can't commit a
+        completed message" and the connection is closed. Switch-side xids are taken from the top half of the
+        range, away from the controller's, which its queue would pair the same way."""
+        xid = 0x80000000
+        while True:
+            await asyncio.sleep(1)
+            if time.monotonic() - self.last_heard >= PROBE_INTERVAL:
+                self.send(header(OFPT_ECHO_REQUEST, 8, xid))
+                xid = xid + 1 if xid < 0xFFFFFFFF else 0x80000000
+                self.last_heard = time.monotonic()
 
     def send(self, data):
         self.writer.write(data)
