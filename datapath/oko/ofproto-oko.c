@@ -67,6 +67,13 @@ struct oko_prog {
     atomic_uint32_t suppressed;     /* Since the last event sent. */
     uint32_t next_event_id;         /* Main thread only. */
 
+    /* The events sent last, for REPLAY_MAPS (docs/protocol.md 5.7): a
+     * controller that was not listening (a cluster's new master taking the
+     * switch over) asks for them.  Main thread only, oldest first. */
+    struct ovs_list retained;       /* Contains "struct oko_retained_event"s. */
+    size_t n_retained;
+    size_t retained_bytes;          /* Their map entries' bytes. */
+
     /* SHA-256 of the ELF object the running program was loaded from
      * (PROG_STATS, docs/protocol.md 4.3): a controller that takes the switch
      * over sees whether the program it would load runs already.  Main thread
@@ -87,6 +94,23 @@ struct oko_send_request {
 #define OKO_SEND_MAPS_PER_SEC 10
 #define OKO_SEND_MAPS_BURST 10
 #define OKO_SEND_QUEUE_MAX 1024
+
+/* A SEND_MAPS event as it was sent: the maps' entries, each in its own
+ * buffer trimmed to size. */
+struct oko_retained_event {
+    struct ovs_list list_node;      /* In oko_prog's 'retained'. */
+    struct oko_send_maps_event event;
+    size_t bytes;                   /* Entries' bytes, all maps. */
+    size_t n_maps;
+    struct oko_map_contents *maps;
+    struct ofpbuf *bufs;
+};
+
+/* What a program retains: at the rate limit, 256 events are the last 25.6
+ * seconds, long enough for a cluster's failover; 1 MiB bounds the memory
+ * of a program that sends large maps. */
+#define OKO_RETAIN_EVENTS 256
+#define OKO_RETAIN_BYTES (1024 * 1024)
 
 /* How many rules name a program id (whether or not it is loaded: a forced
  * unload leaves rules behind, and they count again when the id is loaded
@@ -157,9 +181,25 @@ prog_filter(const struct oko_prog *prog)
 }
 
 static void
+retained_event_destroy(struct oko_retained_event *r)
+{
+    for (size_t i = 0; i < r->n_maps; i++) {
+        ofpbuf_uninit(&r->bufs[i]);
+    }
+    free(r->bufs);
+    free(r->maps);
+    free(r);
+}
+
+static void
 prog_destroy_cb(struct oko_prog *prog)
 {
+    struct oko_retained_event *r;
+
     oko_instance_unref(ovsrcu_get_protected(struct oko_instance *, &prog->inst));
+    LIST_FOR_EACH_POP (r, list_node, &prog->retained) {
+        retained_event_destroy(r);
+    }
     free(prog);
 }
 
@@ -279,6 +319,7 @@ handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds
     } else {
         prog = xzalloc(sizeof *prog);
         prog->id = m.prog_id;
+        ovs_list_init(&prog->retained);
         ovsrcu_set_hidden(&prog->inst, inst);
         cmap_insert(&oko->progs, &prog->node, hash_int(prog->id, 0));
         oko->n_progs++;
@@ -597,6 +638,49 @@ handle_prog_stats(struct ofproto *ofproto, struct ofconn *ofconn, const struct o
     return 0;
 }
 
+/* REPLAY_MAPS (docs/protocol.md 5.7): the retained events after the one
+ * the controller names, or all of them, in event order. */
+static enum ofperr
+handle_replay_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct ofp_header *oh,
+                   struct ds *why)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
+    struct oko_replay_maps_request_msg m;
+    enum ofperr error = oko_decode_replay_maps_request(oh, &m, why);
+    if (error) {
+        return error;
+    }
+    struct oko_prog *prog = prog_find(oko_ofproto_get(ofproto), m.prog_id);
+    if (!prog) {
+        ds_put_format(why, "program %"PRIu32" is not loaded", m.prog_id);
+        return OFPERR_OKO_UNKNOWN_PROG;
+    }
+
+    struct oko_replay_event *events = xmalloc(MAX(prog->n_retained, 1) * sizeof *events);
+    const struct oko_retained_event *r;
+    size_t n = 0;
+    LIST_FOR_EACH (r, list_node, &prog->retained) {
+        if (m.all || oko_event_after(r->event.event_id, m.after_event_id)) {
+            events[n++] = (struct oko_replay_event) { r->event, r->maps, r->n_maps };
+        }
+    }
+    struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
+    oko_encode_replay_maps_replies(oh, m.prog_id, prog->next_event_id, events, n, UINT16_MAX,
+                                   &replies);
+    char asked[32];
+    if (m.all) {
+        ovs_strlcpy(asked, "all", sizeof asked);
+    } else {
+        snprintf(asked, sizeof asked, "after %"PRIu32, m.after_event_id);
+    }
+    VLOG_INFO_RL(&rl, "%s: program %"PRIu32": sent %"PRIuSIZE" of %"PRIuSIZE" retained "
+                 "events again (asked: %s; next event %"PRIu32")", ofproto->name,
+                 m.prog_id, n, prog->n_retained, asked, prog->next_event_id);
+    free(events);
+    ofconn_send_replies(ofconn, &replies);
+    return 0;
+}
+
 enum ofperr
 ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofptype type)
 {
@@ -619,6 +703,8 @@ ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofpt
             error = handle_dump_maps(ofproto, ofconn, oh, &why);
         } else if (type == OFPTYPE_OKO_PROG_STATS_REQUEST) {
             error = handle_prog_stats(ofproto, ofconn, oh, &why);
+        } else if (type == OFPTYPE_OKO_REPLAY_MAPS_REQUEST) {
+            error = handle_replay_maps(ofproto, ofconn, oh, &why);
         } else {
             OVS_NOT_REACHED();
         }
@@ -973,6 +1059,49 @@ encode_send_maps(enum ofp_version version, struct ovs_list *msgs, void *aux_)
     oko_encode_send_maps(version, aux->event, aux->contents, aux->n, UINT16_MAX, msgs);
 }
 
+/* Keeps the event just sent, taking over 'bufs', and drops the oldest
+ * events beyond the program's budget.  An event larger than the whole
+ * budget is not kept: a controller that asks for it sees the gap in the
+ * event ids. */
+static void
+retain_event(struct oko_prog *prog, const struct oko_send_maps_event *event,
+             const struct oko_map_contents *contents, struct ofpbuf *bufs, size_t n)
+{
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        bytes += bufs[i].size;
+    }
+    if (bytes > OKO_RETAIN_BYTES) {
+        for (size_t i = 0; i < n; i++) {
+            ofpbuf_uninit(&bufs[i]);
+        }
+        return;
+    }
+
+    struct oko_retained_event *r = xmalloc(sizeof *r);
+    r->event = *event;
+    r->bytes = bytes;
+    r->n_maps = n;
+    r->maps = xmemdup(contents, n * sizeof *contents);
+    r->bufs = xmemdup(bufs, n * sizeof *bufs);
+    for (size_t i = 0; i < n; i++) {
+        ofpbuf_trim(&r->bufs[i]);           /* Snapshots grow by doubling. */
+        r->maps[i].entries = r->bufs[i].data;
+    }
+    ovs_list_push_back(&prog->retained, &r->list_node);
+    prog->n_retained++;
+    prog->retained_bytes += bytes;
+
+    while (prog->n_retained > OKO_RETAIN_EVENTS || prog->retained_bytes > OKO_RETAIN_BYTES) {
+        struct oko_retained_event *oldest;
+        oldest = CONTAINER_OF(ovs_list_pop_front(&prog->retained),
+                              struct oko_retained_event, list_node);
+        prog->n_retained--;
+        prog->retained_bytes -= oldest->bytes;
+        retained_event_destroy(oldest);
+    }
+}
+
 static void
 send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
 {
@@ -995,9 +1124,7 @@ send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
     };
     struct send_maps_aux aux = { .event = &event, .contents = contents, .n = n };
     connmgr_send_oko_async(ofproto->connmgr, encode_send_maps, &aux);
-    for (size_t i = 0; i < n; i++) {
-        ofpbuf_uninit(&bufs[i]);
-    }
+    retain_event(prog, &event, contents, bufs, n);
 }
 
 void

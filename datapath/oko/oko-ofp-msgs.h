@@ -21,8 +21,8 @@
  * tree: the contract).  Each structure is the body that follows the
  * message's experimenter header: 16 bytes (ofp_header, experimenter,
  * exp_type) for messages, 24 (ofp11_stats_msg, experimenter, exp_type) for
- * the DUMP_MAPS and PROG_STATS multiparts.  lib/ofp-msgs.c includes this file for the
- * sizes of the OFPRAW_OKO* messages. */
+ * the DUMP_MAPS, PROG_STATS and REPLAY_MAPS multiparts.  lib/ofp-msgs.c
+ * includes this file for the sizes of the OFPRAW_OKO* messages. */
 
 #include "openflow/openflow.h"
 
@@ -135,6 +135,25 @@ OFP_ASSERT(sizeof(struct oko_prog_stats_record) == 72);
 /* Version 1.2: a program record ends with the SHA-256 of the ELF object the
  * program was loaded from, after its map records. */
 #define OKO_PROG_STATS_SHA256_LEN 32
+
+/* REPLAY_MAPS (exp_type 8, version 1.3) multipart request. */
+struct oko_replay_maps_request {
+    ovs_be32 prog_id;
+    ovs_be32 after_event_id;
+    ovs_be16 flags;                 /* OKO_REPLAY_ALL */
+    uint8_t reserved[6];
+};
+OFP_ASSERT(sizeof(struct oko_replay_maps_request) == 16);
+
+#define OKO_REPLAY_ALL 0x0001
+
+/* REPLAY_MAPS multipart reply, followed by nothing or by one SEND_MAPS
+ * fragment ("struct oko_send_maps" and its map sections). */
+struct oko_replay_maps_reply {
+    ovs_be32 prog_id;
+    ovs_be32 next_event_id;
+};
+OFP_ASSERT(sizeof(struct oko_replay_maps_reply) == 8);
 
 /* A map record of a program record. */
 struct oko_map_stats_record {

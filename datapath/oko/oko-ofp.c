@@ -222,6 +222,46 @@ oko_decode_prog_stats_request(const struct ofp_header *oh, uint32_t *prog_id, st
     return 0;
 }
 
+static bool all_zero(const void *, size_t);
+
+enum ofperr
+oko_decode_replay_maps_request(const struct ofp_header *oh,
+                               struct oko_replay_maps_request_msg *msg, struct ds *why)
+{
+    struct ofpbuf b;
+
+    pull_body(oh, &b);
+    const struct oko_replay_maps_request *r = ofpbuf_pull(&b, sizeof *r);
+    uint16_t flags = ntohs(r->flags);
+    msg->prog_id = ntohl(r->prog_id);
+    msg->after_event_id = ntohl(r->after_event_id);
+    msg->all = (flags & OKO_REPLAY_ALL) != 0;
+    if (b.size || !all_zero(r->reserved, sizeof r->reserved)) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "REPLAY_MAPS: trailing bytes or reserved field not zero");
+    }
+    if (flags & ~OKO_REPLAY_ALL) {
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS, "REPLAY_MAPS: undefined flags %#"PRIx16,
+                         flags);
+    }
+    if (msg->all && msg->after_event_id) {
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS,
+                         "REPLAY_MAPS: 'all' with after_event_id %"PRIu32" (must be 0)",
+                         msg->after_event_id);
+    }
+    if (!msg->prog_id) {
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+    }
+    return 0;
+}
+
+bool
+oko_event_after(uint32_t event_id, uint32_t after)
+{
+    uint32_t d = event_id - after;
+    return d && d < UINT32_C(0x80000000);
+}
+
 static bool
 all_zero(const void *p_, size_t n)
 {
@@ -633,19 +673,50 @@ struct send_maps_ctx {
     struct ovs_list *fragments;
 };
 
-static struct ofpbuf *
-start_fragment(void *ctx_)
+/* Appends the fixed part of fragment 'fragment' of 'event' to 'msg'. */
+static void
+put_fragment_header(struct ofpbuf *msg, const struct oko_send_maps_event *event,
+                    uint16_t fragment)
 {
-    struct send_maps_ctx *ctx = ctx_;
-    const struct oko_send_maps_event *event = ctx->event;
-    struct ofpbuf *msg = ofpraw_alloc_xid(OFPRAW_OKOT_SEND_MAPS, ctx->version, htonl(0), 0);
     struct oko_send_maps *sm = ofpbuf_put_zeros(msg, sizeof *sm);
     sm->prog_id = htonl(event->prog_id);
     sm->event_id = htonl(event->event_id);
     sm->cookie = htonll(event->cookie);
     sm->table_id = event->table_id;
-    sm->fragment = htons(ctx->fragment++);
+    sm->fragment = htons(fragment);
     sm->suppressed = htonl(event->suppressed);
+}
+
+/* Marks the last message of 'msgs', whose fragment header is at 'ofs', as
+ * the event's last fragment. */
+static void
+mark_last_fragment(struct ovs_list *msgs, size_t ofs)
+{
+    struct ofpbuf *last = CONTAINER_OF(ovs_list_back(msgs), struct ofpbuf, list_node);
+    struct oko_send_maps *sm = ofpbuf_at_assert(last, ofs, sizeof *sm);
+    sm->flags = OKO_SEND_MAPS_LAST;
+}
+
+/* Sets OFPSF_REPLY_MORE on every multipart reply of 'replies' but the last. */
+static void
+mark_reply_more(struct ovs_list *replies)
+{
+    struct ofpbuf *msg;
+    LIST_FOR_EACH (msg, list_node, replies) {
+        if (msg->list_node.next != replies) {
+            /* mp_flags: offset 10 of an OpenFlow 1.1+ multipart reply. */
+            ovs_be16 *flags = ofpbuf_at_assert(msg, 10, sizeof *flags);
+            *flags |= htons(OFPSF_REPLY_MORE);
+        }
+    }
+}
+
+static struct ofpbuf *
+start_fragment(void *ctx_)
+{
+    struct send_maps_ctx *ctx = ctx_;
+    struct ofpbuf *msg = ofpraw_alloc_xid(OFPRAW_OKOT_SEND_MAPS, ctx->version, htonl(0), 0);
+    put_fragment_header(msg, ctx->event, ctx->fragment++);
     ovs_list_push_back(ctx->fragments, &msg->list_node);
     return msg;
 }
@@ -661,10 +732,7 @@ oko_encode_send_maps(enum ofp_version version, const struct oko_send_maps_event 
         SEND_MAPS_BODY_OFS + offsetof(struct oko_send_maps, n_sections), max_len,
     };
     pack_sections(&p, maps, n);
-
-    struct ofpbuf *last = CONTAINER_OF(ovs_list_back(fragments), struct ofpbuf, list_node);
-    struct oko_send_maps *sm = ofpbuf_at_assert(last, SEND_MAPS_BODY_OFS, sizeof *sm);
-    sm->flags = OKO_SEND_MAPS_LAST;
+    mark_last_fragment(fragments, SEND_MAPS_BODY_OFS);
 }
 
 struct dump_ctx {
@@ -695,15 +763,62 @@ oko_encode_dump_maps_replies(const struct ofp_header *request, uint32_t prog_id,
         DUMP_MAPS_BODY_OFS + offsetof(struct oko_dump_maps_reply, n_sections), UINT16_MAX,
     };
     pack_sections(&p, maps, n);
+    mark_reply_more(replies);
+}
 
-    struct ofpbuf *msg;
-    LIST_FOR_EACH (msg, list_node, replies) {
-        if (msg->list_node.next != replies) {
-            /* mp_flags: offset 10 of an OpenFlow 1.1+ multipart reply. */
-            ovs_be16 *flags = ofpbuf_at_assert(msg, 10, sizeof *flags);
-            *flags |= htons(OFPSF_REPLY_MORE);
-        }
+#define REPLAY_MAPS_BODY_OFS 24         /* ofp11_stats_msg, experimenter, exp_type */
+#define REPLAY_FRAGMENT_OFS (REPLAY_MAPS_BODY_OFS + sizeof(struct oko_replay_maps_reply))
+
+struct replay_ctx {
+    const struct ofp_header *request;
+    uint32_t prog_id;
+    uint32_t next_event_id;
+    const struct oko_send_maps_event *event;
+    uint16_t fragment;
+    struct ovs_list *replies;
+};
+
+static struct ofpbuf *
+start_replay_reply(const struct replay_ctx *ctx)
+{
+    struct ofpbuf *msg = ofpraw_alloc_stats_reply(ctx->request, 0);
+    struct oko_replay_maps_reply *r = ofpbuf_put_zeros(msg, sizeof *r);
+    r->prog_id = htonl(ctx->prog_id);
+    r->next_event_id = htonl(ctx->next_event_id);
+    ovs_list_push_back(ctx->replies, &msg->list_node);
+    return msg;
+}
+
+static struct ofpbuf *
+start_replay_fragment(void *ctx_)
+{
+    struct replay_ctx *ctx = ctx_;
+    struct ofpbuf *msg = start_replay_reply(ctx);
+    put_fragment_header(msg, ctx->event, ctx->fragment++);
+    return msg;
+}
+
+void
+oko_encode_replay_maps_replies(const struct ofp_header *request, uint32_t prog_id,
+                               uint32_t next_event_id, const struct oko_replay_event *events,
+                               size_t n, size_t max_len, struct ovs_list *replies)
+{
+    struct replay_ctx ctx = { request, prog_id, next_event_id, NULL, 0, replies };
+
+    if (!n) {
+        ofpmsg_update_length(start_replay_reply(&ctx));
     }
+    for (size_t i = 0; i < n; i++) {
+        ctx.event = &events[i].event;
+        ctx.fragment = 0;
+        struct section_packer p = {
+            start_replay_fragment, &ctx,
+            REPLAY_FRAGMENT_OFS + offsetof(struct oko_send_maps, n_sections), max_len,
+        };
+        pack_sections(&p, events[i].maps, events[i].n_maps);
+        mark_last_fragment(replies, REPLAY_FRAGMENT_OFS);
+    }
+    mark_reply_more(replies);
 }
 
 #define PROG_STATS_BODY_OFS 24          /* ofp11_stats_msg, experimenter, exp_type */
@@ -802,6 +917,13 @@ oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb, void *aux)
     } else if (raw == OFPRAW_OKOST_DUMP_MAPS_REPLY) {
         const struct oko_dump_maps_reply *dr = ofpbuf_pull(&b, sizeof *dr);
         n_sections = ntohs(dr->n_sections);
+    } else if (raw == OFPRAW_OKOST_REPLAY_MAPS_REPLY) {
+        ofpbuf_pull(&b, sizeof(struct oko_replay_maps_reply));
+        const struct oko_send_maps *sm = ofpbuf_try_pull(&b, sizeof *sm);
+        if (!sm) {
+            return b.size ? OFPERR_OKO_BAD_MESSAGE : 0;
+        }
+        n_sections = ntohs(sm->n_sections);
     } else {
         return OFPERR_OFPBRC_BAD_TYPE;
     }
@@ -890,6 +1012,19 @@ oko_encode_dump_maps_request(enum ofp_version version, uint32_t prog_id, uint64_
 }
 
 struct ofpbuf *
+oko_encode_replay_maps_request(enum ofp_version version,
+                               const struct oko_replay_maps_request_msg *m)
+{
+    struct ofpbuf *msg = alloc_msg(OFPRAW_OKOST_REPLAY_MAPS_REQUEST, version, 0);
+    struct oko_replay_maps_request *r = ofpbuf_put_zeros(msg, sizeof *r);
+    r->prog_id = htonl(m->prog_id);
+    r->after_event_id = htonl(m->after_event_id);
+    r->flags = htons(m->all ? OKO_REPLAY_ALL : 0);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
+struct ofpbuf *
 oko_encode_prog_stats_request(enum ofp_version version, uint32_t prog_id)
 {
     struct ofpbuf *msg = alloc_msg(OFPRAW_OKOST_PROG_STATS_REQUEST, version, 0);
@@ -968,6 +1103,28 @@ oko_format_prog_stats(struct ds *s, const struct oko_prog_stats *ps)
     }
 }
 
+/* Prints the SEND_MAPS fragment (fixed part and sections) at the front of
+ * 'b', which must hold it all. */
+static enum ofperr
+print_fragment(struct ds *s, struct ofpbuf *b, struct ds *why)
+{
+    const struct oko_send_maps *sm = ofpbuf_try_pull(b, sizeof *sm);
+    if (!sm) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "%"PRIu32" bytes are not a fragment",
+                         b->size);
+    }
+    if (sm->flags & ~OKO_SEND_MAPS_LAST || sm->reserved0 || sm->reserved1) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "fragment: undefined flags or reserved field not zero");
+    }
+    ds_put_format(s, " prog_id=%"PRIu32" event=%"PRIu32" cookie=%#"PRIx64
+                  " table=%"PRIu8" fragment=%"PRIu16"%s suppressed=%"PRIu32,
+                  ntohl(sm->prog_id), ntohl(sm->event_id), ntohll(sm->cookie),
+                  sm->table_id, ntohs(sm->fragment),
+                  sm->flags & OKO_SEND_MAPS_LAST ? " last" : "", ntohl(sm->suppressed));
+    return decode_sections(b, ntohs(sm->n_sections), s, why);
+}
+
 enum ofperr
 oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int verbosity)
 {
@@ -1014,13 +1171,7 @@ oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int 
         }
     } else if (type == OFPTYPE_OKO_SEND_MAPS) {
         pull_body(oh, &b);
-        const struct oko_send_maps *sm = ofpbuf_pull(&b, sizeof *sm);
-        ds_put_format(s, " prog_id=%"PRIu32" event=%"PRIu32" cookie=%#"PRIx64
-                      " table=%"PRIu8" fragment=%"PRIu16"%s suppressed=%"PRIu32,
-                      ntohl(sm->prog_id), ntohl(sm->event_id), ntohll(sm->cookie),
-                      sm->table_id, ntohs(sm->fragment),
-                      sm->flags & OKO_SEND_MAPS_LAST ? " last" : "", ntohl(sm->suppressed));
-        error = decode_sections(&b, ntohs(sm->n_sections), s, &why);
+        error = print_fragment(s, &b, &why);
     } else if (type == OFPTYPE_OKO_DUMP_MAPS_REQUEST) {
         struct oko_dump_maps_request_msg m;
         error = oko_decode_dump_maps_request(oh, &m, &why);
@@ -1041,6 +1192,26 @@ oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int 
             } else {
                 ds_put_cstr(s, " all programs");
             }
+        }
+    } else if (type == OFPTYPE_OKO_REPLAY_MAPS_REQUEST) {
+        struct oko_replay_maps_request_msg m;
+        error = oko_decode_replay_maps_request(oh, &m, &why);
+        if (!error) {
+            ds_put_format(s, " prog_id=%"PRIu32, m.prog_id);
+            if (m.all) {
+                ds_put_cstr(s, " all");
+            } else {
+                ds_put_format(s, " after=%"PRIu32, m.after_event_id);
+            }
+        }
+    } else if (type == OFPTYPE_OKO_REPLAY_MAPS_REPLY) {
+        pull_body(oh, &b);
+        const struct oko_replay_maps_reply *r = ofpbuf_pull(&b, sizeof *r);
+        ds_put_format(s, " prog_id=%"PRIu32" next_event=%"PRIu32,
+                      ntohl(r->prog_id), ntohl(r->next_event_id));
+        if (b.size) {
+            ds_put_cstr(s, "\n");
+            error = print_fragment(s, &b, &why);
         }
     } else if (type == OFPTYPE_OKO_PROG_STATS_REPLY) {
         struct oko_prog_stats *progs;
@@ -1145,6 +1316,20 @@ oko_ofctl_build_request(int argc, char *argv[], enum ofp_version version,
     }
     if (argc < 3) {
         return xasprintf("%s: missing program id", cmd);
+    }
+    if (!strcmp(cmd, "replay-maps")) {
+        struct oko_replay_maps_request_msg m = { .all = argc < 4 };
+        if (argc > 4) {
+            return xstrdup("replay-maps: usage: replay-maps SWITCH PROGRAM [AFTER-EVENT]");
+        }
+        error = parse_u32(argv[2], "program id", &m.prog_id);
+        if (!error && argc > 3) {
+            error = parse_u32(argv[3], "event id", &m.after_event_id);
+        }
+        if (!error) {
+            *request = oko_encode_replay_maps_request(version, &m);
+        }
+        return error;
     }
     error = parse_u32(argv[2], "program id", &prog_id);
     if (error) {

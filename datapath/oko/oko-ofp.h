@@ -95,6 +95,21 @@ enum ofperr oko_decode_dump_maps_request(const struct ofp_header *,
                                          struct oko_dump_maps_request_msg *, struct ds *why);
 enum ofperr oko_decode_prog_stats_request(const struct ofp_header *, uint32_t *prog_id,
                                           struct ds *why);
+
+/* REPLAY_MAPS request (docs/protocol.md 5.7). */
+struct oko_replay_maps_request_msg {
+    uint32_t prog_id;
+    uint32_t after_event_id;        /* 0 when 'all'. */
+    bool all;                       /* OKO_REPLAY_ALL: every retained event. */
+};
+enum ofperr oko_decode_replay_maps_request(const struct ofp_header *,
+                                           struct oko_replay_maps_request_msg *,
+                                           struct ds *why);
+
+/* True if event 'event_id' comes after event 'after' (serial number
+ * arithmetic: between 1 and 2**31 - 1 later, so it survives the wrap). */
+bool oko_event_after(uint32_t event_id, uint32_t after);
+
 /* Decodes one PROG_STATS reply into '*progs' (malloc'd, '*n' records;
  * NULL if none).  The caller frees '*progs'. */
 enum ofperr oko_decode_prog_stats_reply(const struct ofp_header *, struct oko_prog_stats **progs,
@@ -111,6 +126,8 @@ struct ofpbuf *oko_encode_map_msg(enum ofp_version, bool is_delete, uint32_t pro
 struct ofpbuf *oko_encode_dump_maps_request(enum ofp_version, uint32_t prog_id,
                                             uint64_t map_mask);
 struct ofpbuf *oko_encode_prog_stats_request(enum ofp_version, uint32_t prog_id);
+struct ofpbuf *oko_encode_replay_maps_request(enum ofp_version,
+                                              const struct oko_replay_maps_request_msg *);
 
 /* Encodes the PROG_STATS replies to 'request' with the 'n' records of
  * 'progs' (in increasing prog_id), appended to 'replies': each reply at
@@ -169,6 +186,23 @@ void oko_encode_send_maps(enum ofp_version, const struct oko_send_maps_event *ev
                           const struct oko_map_contents *maps, size_t n, size_t max_len,
                           struct ovs_list *fragments);
 
+/* A retained SEND_MAPS event, for REPLAY_MAPS replies. */
+struct oko_replay_event {
+    struct oko_send_maps_event event;
+    const struct oko_map_contents *maps;
+    size_t n_maps;
+};
+
+/* Encodes the REPLAY_MAPS replies to 'request' for program 'prog_id' with
+ * the 'n' events of 'events' (in event order), appended to 'replies': one
+ * fragment per reply, each reply at most 'max_len' bytes (65535 on a
+ * switch), one reply without a fragment when 'n' is 0, OFPSF_REPLY_MORE on
+ * all but the last (docs/protocol.md 5.7). */
+void oko_encode_replay_maps_replies(const struct ofp_header *request, uint32_t prog_id,
+                                    uint32_t next_event_id,
+                                    const struct oko_replay_event *events, size_t n,
+                                    size_t max_len, struct ovs_list *replies);
+
 /* Encodes the DUMP_MAPS replies to 'request' for program 'prog_id' with
  * the 'n' maps of 'maps' (in increasing map index), appended to 'replies':
  * each reply at most 65535 bytes, OFPSF_REPLY_MORE on all but the last. */
@@ -176,7 +210,7 @@ void oko_encode_dump_maps_replies(const struct ofp_header *request, uint32_t pro
                                   const struct oko_map_contents *maps, size_t n,
                                   struct ovs_list *replies);
 
-/* Calls 'cb' for each section of the SEND_MAPS or DUMP_MAPS reply 'oh'
+/* Calls 'cb' for each section of the SEND_MAPS, DUMP_MAPS or REPLAY_MAPS reply 'oh'
  * (already checked by oko_ofp_print()'s decoder).  Returns 0 or an error. */
 typedef void oko_section_cb(const struct oko_map_contents *, bool continues, void *aux);
 enum ofperr oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb, void *aux);
@@ -193,7 +227,8 @@ bool oko_is_oko_error(enum ofperr);
 enum ofperr oko_ofp_print(struct ds *, const struct ofp_header *, enum ofptype, int verbosity);
 
 /* ovs-ofctl's hook: builds the request of Oko command argv[0] ("load-filter-prog",
- * "unload-filter-prog", "update-map", "delete-map-entries", "dump-maps", "dump-prog-stats"), whose
+ * "unload-filter-prog", "update-map", "delete-map-entries", "dump-maps", "dump-prog-stats",
+ * "replay-maps"), whose
  * argv[1] is the switch, for an OpenFlow 'version' connection.  Returns NULL
  * and sets '*request', or returns a malloc'd error text. */
 char *oko_ofctl_build_request(int argc, char *argv[], enum ofp_version version,

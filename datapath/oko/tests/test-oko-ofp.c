@@ -84,6 +84,7 @@ read_vector(const char *path, struct vector *v)
 
 static struct ofpbuf *reencode_send_maps(const struct ofp_header *);
 static struct ofpbuf *reencode_prog_stats(const struct ofp_header *);
+static struct ofpbuf *reencode_replay_reply(const struct ofp_header *);
 
 /* Decodes 'oh' as an Oko message; returns 0 if it is a well-formed one.
  * Sets '*reencoded' to OVS's encoding of the decoded value, if it has one. */
@@ -107,7 +108,7 @@ check_message(const struct ofp_header *oh, size_t size, struct ofpbuf **reencode
         ofpbuf_uninit(&payload);
         return e && oko_is_oko_error(e) ? 0 : OFPERR_OFPBRC_BAD_TYPE;
     }
-    if (type < OFPTYPE_OKO_LOAD_PROG || type > OFPTYPE_OKO_PROG_STATS_REPLY) {
+    if (type < OFPTYPE_OKO_LOAD_PROG || type > OFPTYPE_OKO_REPLAY_MAPS_REPLY) {
         return OFPERR_OFPBRC_BAD_TYPE;      /* not an Oko message */
     }
     struct ds s = DS_EMPTY_INITIALIZER;
@@ -140,6 +141,12 @@ check_message(const struct ofp_header *oh, size_t size, struct ofpbuf **reencode
         *reencoded = oko_encode_prog_stats_request(oh->version, prog_id);
     } else if (type == OFPTYPE_OKO_PROG_STATS_REPLY) {
         *reencoded = reencode_prog_stats(oh);
+    } else if (type == OFPTYPE_OKO_REPLAY_MAPS_REQUEST) {
+        struct oko_replay_maps_request_msg m;
+        ovs_assert(!oko_decode_replay_maps_request(oh, &m, NULL));
+        *reencoded = oko_encode_replay_maps_request(oh->version, &m);
+    } else if (type == OFPTYPE_OKO_REPLAY_MAPS_REPLY) {
+        *reencoded = reencode_replay_reply(oh);
     }
     if (type == OFPTYPE_OKO_SEND_MAPS) {
         *reencoded = reencode_send_maps(oh);
@@ -232,6 +239,44 @@ reencode_prog_stats(const struct ofp_header *oh)
     return msg;
 }
 
+/* A REPLAY_MAPS reply re-encoded from its event (a whole one-fragment
+ * event, or none), with the original's mp_flags. */
+static struct ofpbuf *
+reencode_replay_reply(const struct ofp_header *oh)
+{
+    struct ofpbuf b = ofpbuf_const_initializer(oh, ntohs(oh->length));
+    ofpraw_pull_assert(&b);
+    const struct oko_replay_maps_reply *r = ofpbuf_pull(&b, sizeof *r);
+    const struct oko_send_maps *sm = b.size ? b.data : NULL;
+    if (sm && (sm->fragment || !(sm->flags & OKO_SEND_MAPS_LAST))) {
+        return NULL;                        /* part of a longer event */
+    }
+    struct oko_replay_maps_request_msg m = { .prog_id = ntohl(r->prog_id) };
+    struct ofpbuf *request = oko_encode_replay_maps_request(oh->version, &m);
+    ((struct ofp_header *) request->data)->xid = oh->xid;
+
+    struct collected c = { .n = 0 };
+    struct oko_replay_event event = { .maps = c.maps };
+    if (sm) {
+        event.event = (struct oko_send_maps_event) {
+            .prog_id = ntohl(sm->prog_id), .event_id = ntohl(sm->event_id),
+            .cookie = ntohll(sm->cookie), .table_id = sm->table_id,
+            .suppressed = ntohl(sm->suppressed),
+        };
+        ovs_assert(!oko_for_each_section(oh, collect, &c));
+        event.n_maps = c.n;
+    }
+    struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
+    oko_encode_replay_maps_replies(request->data, ntohl(r->prog_id), ntohl(r->next_event_id),
+                                   &event, sm != NULL, UINT16_MAX, &replies);
+    collected_destroy(&c);
+    ofpbuf_delete(request);
+    ovs_assert(ovs_list_size(&replies) == 1);
+    struct ofpbuf *msg = CONTAINER_OF(ovs_list_front(&replies), struct ofpbuf, list_node);
+    memcpy(ofpbuf_at_assert(msg, 10, 2), (const uint8_t *) oh + 10, 2);
+    return msg;
+}
+
 /* An event too large for one fragment: every fragment is well-formed and
  * at most 'max_len' bytes, only the last is LAST, and the sections add up
  * to the maps encoded. */
@@ -310,6 +355,82 @@ check_fragmentation(size_t max_len)
     collected_destroy(&c);
     ofpbuf_list_delete(&fragments);
     printf("fragmentation at %"PRIuSIZE" bytes: %"PRIuSIZE" fragments, %s\n", max_len, n,
+           ok ? "pass" : "FAIL");
+    return ok;
+}
+
+/* REPLAY_MAPS replies for three events (the middle one without maps), cut
+ * at 'max_len': one fragment per reply, each reply at most 'max_len' bytes,
+ * fragments numbered per event, LAST on each event's last, REPLY_MORE on
+ * all but the last reply, and each event's sections add up to its maps. */
+static bool
+check_replay_fragmentation(size_t max_len)
+{
+    enum { N_ENTRIES = 100, KEY = 12, VALUE = 8 };
+    static uint8_t entries[N_ENTRIES * (KEY + VALUE)];
+    for (size_t i = 0; i < sizeof entries; i++) {
+        entries[i] = i * 5 + 1;
+    }
+    struct oko_map_contents maps[] = {
+        { 0, 1, KEY, VALUE, N_ENTRIES, entries },
+        { 3, 2, 4, 4, 0, NULL },
+    };
+    struct oko_replay_event events[] = {
+        { { 9, 0xfffffffe, 0xc0ffee, 2, 0 }, maps, ARRAY_SIZE(maps) },
+        { { 9, 0xffffffff, 0xc0ffee, 2, 4 }, NULL, 0 },
+        { { 9, 0, 0xc0ffee, 2, 0 }, maps, ARRAY_SIZE(maps) },
+    };
+    struct oko_replay_maps_request_msg m = { .prog_id = 9, .all = true };
+    struct ofpbuf *request = oko_encode_replay_maps_request(OFP13_VERSION, &m);
+    struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
+    oko_encode_replay_maps_replies(request->data, 9, 1, events, ARRAY_SIZE(events), max_len,
+                                   &replies);
+    ofpbuf_delete(request);
+
+    struct collected c[ARRAY_SIZE(events)];
+    memset(c, 0, sizeof c);
+    struct ofpbuf *msg;
+    size_t n = 0, e = 0;
+    uint16_t next_fragment = 0;
+    bool ok = true;
+    LIST_FOR_EACH (msg, list_node, &replies) {
+        const struct ofp_header *oh = msg->data;
+        struct ds s = DS_EMPTY_INITIALIZER;
+        ok &= msg->size <= max_len && ntohs(oh->length) == msg->size;
+        ok &= !oko_ofp_print(&s, oh, OFPTYPE_OKO_REPLAY_MAPS_REPLY, 1);
+        ds_destroy(&s);
+        ok &= ofpmp_more(oh) == (msg->list_node.next != &replies);
+        const struct oko_replay_maps_reply *r = ofpbuf_at_assert(msg, 24, sizeof *r);
+        const struct oko_send_maps *sm = ofpbuf_at_assert(msg, 32, sizeof *sm);
+        ok &= ntohl(r->prog_id) == 9 && ntohl(r->next_event_id) == 1 && e < ARRAY_SIZE(events);
+        if (!ok) {
+            break;
+        }
+        ok &= ntohl(sm->event_id) == events[e].event.event_id;
+        ok &= ntohs(sm->fragment) == next_fragment++;
+        ok &= ntohl(sm->suppressed) == events[e].event.suppressed;
+        ok &= !oko_for_each_section(oh, collect, &c[e]);
+        if (sm->flags & OKO_SEND_MAPS_LAST) {
+            e++;
+            next_fragment = 0;
+        }
+        n++;
+    }
+    ok &= e == ARRAY_SIZE(events);
+    for (size_t i = 0; ok && i < ARRAY_SIZE(events); i++) {
+        ok &= c[i].n == events[i].n_maps;
+        for (size_t j = 0; ok && j < c[i].n; j++) {
+            size_t bytes = (size_t) maps[j].n_entries * (maps[j].key_size + maps[j].value_size);
+            ok &= c[i].maps[j].map_index == maps[j].map_index
+                  && c[i].maps[j].n_entries == maps[j].n_entries
+                  && (!bytes || !memcmp(c[i].maps[j].entries, maps[j].entries, bytes));
+        }
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
+        collected_destroy(&c[i]);
+    }
+    ofpbuf_list_delete(&replies);
+    printf("replay fragmentation at %"PRIuSIZE" bytes: %"PRIuSIZE" replies, %s\n", max_len, n,
            ok ? "pass" : "FAIL");
     return ok;
 }
@@ -413,6 +534,8 @@ main(int argc, char *argv[])
     }
     printf("vectors: %d pass (%d re-encoded byte for byte), %d fail, %d not messages\n",
            passed, byte_exact, failed, not_message);
-    bool fragments_ok = check_fragmentation(200) & check_fragmentation(UINT16_MAX);
+    bool fragments_ok = (check_fragmentation(200) & check_fragmentation(UINT16_MAX)
+                         & check_replay_fragmentation(232)
+                         & check_replay_fragmentation(UINT16_MAX));
     return failed || !fragments_ok ? 1 : 0;
 }

@@ -18,7 +18,9 @@ OFPT_ERROR, OFPT_EXPERIMENTER, OFPT_MP_REQUEST, OFPT_MP_REPLY, OFPT_FLOW_MOD = 1
 OFPMP_EXPERIMENTER = 0xFFFF
 OFPMPF_REPLY_MORE = 0x0001
 
-LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, SEND_MAPS, DUMP_MAPS, PROG_STATS = 1, 2, 3, 4, 5, 6, 7
+LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, SEND_MAPS, DUMP_MAPS, PROG_STATS, REPLAY_MAPS = (
+    1, 2, 3, 4, 5, 6, 7, 8)
+OKO_REPLAY_ALL = 0x0001
 OKO_LOAD_REPLACE, OKO_LOAD_KEEP_MAPS = 0x0001, 0x0002
 OKO_UNLOAD_FORCE = 0x0001
 OKO_DELETE_ALL = 0x01
@@ -129,6 +131,16 @@ def prog_stats(prog_id, flags, runs, matches, errors, timed_runs, timed_ns, rule
 def stats_reply(records, n_programs=None):
     n_programs = len(records) if n_programs is None else n_programs
     return u16(n_programs) + b"\0" * 6 + b"".join(records)
+
+
+def replay_request(prog_id, after_event_id, flags, reserved=b"\0" * 6):
+    """A REPLAY_MAPS request body (docs/protocol.md 5.7): 16 bytes."""
+    return u32(prog_id) + u32(after_event_id) + u16(flags) + reserved
+
+
+def replay_reply(prog_id, next_event_id, fragment=b""):
+    """A REPLAY_MAPS reply body: 8 bytes, then nothing or one SEND_MAPS fragment (send_maps())."""
+    return u32(prog_id) + u32(next_event_id) + fragment
 
 
 def oxm_filter_prog(prog_id, field_byte=0x02, length=8, experimenter=OKO):
@@ -339,6 +351,46 @@ def vectors():
                                           map_stats(5, MAP_ARRAY, 1, 1, 0, 0)])]), exp_type=PROG_STATS))
     bad("prog_stats_reply_unknown_flags", "multipart-reply", "Program record flags 0x02: undefined bit.",
         mp_reply(stats_reply([prog_stats(11, 0x02, 0, 0, 0, 0, 0, 0, 0, 3, 0, [])]), exp_type=PROG_STATS))
+
+    # ---- REPLAY_MAPS (version 1.3)
+    ok("replay_maps_request", "multipart-request", "REPLAY_MAPS of program 7: the events after event 41.",
+       mp_request(replay_request(7, 41, 0), xid=5, exp_type=REPLAY_MAPS))
+    ok("replay_maps_request_all", "multipart-request", "REPLAY_MAPS of program 7: every retained event.",
+       mp_request(replay_request(7, 0, OKO_REPLAY_ALL), xid=5, exp_type=REPLAY_MAPS))
+    bad("replay_maps_request_all_after", "multipart-request",
+        "REPLAY_MAPS with OKO_REPLAY_ALL and after_event_id 41 (must be 0 with ALL).",
+        mp_request(replay_request(7, 41, OKO_REPLAY_ALL), exp_type=REPLAY_MAPS))
+    bad("replay_maps_request_unknown_flags", "multipart-request", "REPLAY_MAPS flags 0x0002: undefined bit.",
+        mp_request(replay_request(7, 41, 0x0002), exp_type=REPLAY_MAPS))
+    bad("replay_maps_request_reserved", "multipart-request", "REPLAY_MAPS whose reserved bytes are not 0.",
+        mp_request(replay_request(7, 41, 0, reserved=b"\0\0\0\0\0\1"), exp_type=REPLAY_MAPS))
+    bad("replay_maps_request_prog_zero", "multipart-request", "REPLAY_MAPS of program 0 (reserved).",
+        mp_request(replay_request(0, 41, 0), exp_type=REPLAY_MAPS))
+    bad("replay_maps_request_truncated", "multipart-request", "REPLAY_MAPS request cut after 8 of 16 bytes.",
+        mp_request(replay_request(7, 41, 0)[:8], exp_type=REPLAY_MAPS))
+    ok("replay_maps_reply_none", "multipart-reply",
+       "REPLAY_MAPS reply without an event: program 7 retains nothing after the event asked for; its next "
+       "event will be 42.",
+       mp_reply(replay_reply(7, 42), xid=5, exp_type=REPLAY_MAPS))
+    ok("replay_maps_reply", "multipart-reply",
+       "REPLAY_MAPS reply with event 41 of program 7 (cookie 0x1122334455667788, table 3, 2 suppressed "
+       "before it), whole in one fragment: map 0 with two entries, empty LRU map 2; next event 42.",
+       mp_reply(replay_reply(7, 42, send_maps(7, 41, 0x1122334455667788, 3, OKO_SEND_MAPS_LAST, 0,
+                                              [s_hash, s_empty], suppressed=2)), xid=5, exp_type=REPLAY_MAPS))
+    ok("replay_maps_reply_more", "multipart-reply",
+       "A REPLAY_MAPS reply with REPLY_MORE: fragment 0 of event 40 (not its last); more replies follow.",
+       mp_reply(replay_reply(7, 42, send_maps(7, 40, 0x1122334455667788, 3, 0, 0,
+                                              [section(0, OKO_SECTION_CONTINUES, MAP_HASH, 4, 8,
+                                                       [(KEY_A, VAL_1)])])),
+                mp_flags=OFPMPF_REPLY_MORE, xid=5, exp_type=REPLAY_MAPS))
+    bad("replay_maps_reply_fragment_cut", "multipart-reply",
+        "REPLAY_MAPS reply with 8 bytes after its header: a fragment's fixed part is 32 bytes.",
+        mp_reply(replay_reply(7, 42, send_maps(7, 41, 0, 0, OKO_SEND_MAPS_LAST, 0, [])[:8]),
+                 exp_type=REPLAY_MAPS))
+    bad("replay_maps_reply_section_overflow", "multipart-reply",
+        "REPLAY_MAPS reply whose fragment's section says 1000 entries: past the end of the message.",
+        mp_reply(replay_reply(7, 42, send_maps(7, 41, 0, 0, OKO_SEND_MAPS_LAST, 0,
+                                               [s_hash[:8] + u32(1000) + s_hash[12:]])), exp_type=REPLAY_MAPS))
 
     # ---- filter_prog OXM
     ok("oxm_filter_prog", "oxm", "filter_prog=42.", oxm_filter_prog(42))
