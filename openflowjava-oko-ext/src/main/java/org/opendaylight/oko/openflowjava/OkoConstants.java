@@ -36,6 +36,8 @@ public final class OkoConstants {
     public static final int EXP_TYPE_DUMP_MAPS = 6;
     /** Version 1.1 (section 4.3). */
     public static final int EXP_TYPE_PROG_STATS = 7;
+    /** Version 1.3 (section 5.7). */
+    public static final int EXP_TYPE_REPLAY_MAPS = 8;
 
     // Flags.
     public static final int LOAD_REPLACE = 0x0001;
@@ -45,6 +47,7 @@ public final class OkoConstants {
     public static final int SECTION_CONTINUES = 0x01;
     public static final int SEND_MAPS_LAST = 0x01;
     public static final int PROG_STATS_JIT = 0x01;
+    public static final int REPLAY_ALL = 0x0001;
 
     // Limits (section 2).
     public static final int MAX_MAPS = 64;

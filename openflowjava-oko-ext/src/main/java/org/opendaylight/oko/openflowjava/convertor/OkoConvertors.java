@@ -23,6 +23,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUpdateMapSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoProgStatsRequestSal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoReplayMapsRequestSal;
 
 /**
  * The converters of the Oko extension, one instance each.
@@ -33,6 +34,7 @@ public final class OkoConvertors {
     private final SendMapsMessageConvertor sendMapsMessage = new SendMapsMessageConvertor();
     private final DumpMapsConvertor dumpMaps = new DumpMapsConvertor();
     private final ProgStatsConvertor progStats = new ProgStatsConvertor();
+    private final ReplayMapsConvertor replayMaps = new ReplayMapsConvertor();
     private final List<MessageConvertor<?>> messages = List.of(
         new MessageConvertor<>(OkoLoadProgSal.class, OkoConstants.EXP_TYPE_LOAD_PROG,
             sal -> new OkoLoadProgCaseBuilder()
@@ -54,7 +56,9 @@ public final class OkoConvertors {
         // Multi-layer mode only: single-layer mode serializes the request with codec.singlelayer.
         new MessageConvertor<>(OkoDumpMapsRequestSal.class, OkoConstants.EXP_TYPE_DUMP_MAPS, dumpMaps::toRequestBody),
         new MessageConvertor<>(OkoProgStatsRequestSal.class, OkoConstants.EXP_TYPE_PROG_STATS,
-            progStats::toRequestBody));
+            progStats::toRequestBody),
+        new MessageConvertor<>(OkoReplayMapsRequestSal.class, OkoConstants.EXP_TYPE_REPLAY_MAPS,
+            replayMaps::toRequestBody));
 
     public FilterProgConvertor filterProg() {
         return filterProg;
@@ -74,6 +78,10 @@ public final class OkoConvertors {
 
     public ProgStatsConvertor progStats() {
         return progStats;
+    }
+
+    public ReplayMapsConvertor replayMaps() {
+        return replayMaps;
     }
 
     public List<MessageConvertor<?>> messages() {

@@ -30,6 +30,8 @@ import org.opendaylight.oko.openflowjava.codec.message.DumpMapsRequestCodec;
 import org.opendaylight.oko.openflowjava.codec.message.LoadProgCodec;
 import org.opendaylight.oko.openflowjava.codec.message.ProgStatsReplyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.ProgStatsRequestCodec;
+import org.opendaylight.oko.openflowjava.codec.message.ReplayMapsReplyCodec;
+import org.opendaylight.oko.openflowjava.codec.message.ReplayMapsRequestCodec;
 import org.opendaylight.oko.openflowjava.codec.message.SendMapsCodec;
 import org.opendaylight.oko.openflowjava.codec.message.UnloadProgCodec;
 import org.opendaylight.oko.openflowjava.codec.message.UpdateMapCodec;
@@ -37,6 +39,7 @@ import org.opendaylight.oko.openflowjava.codec.singlelayer.ExperimenterReplyBody
 import org.opendaylight.oko.openflowjava.codec.singlelayer.MultipartRequestSerializer;
 import org.opendaylight.oko.openflowjava.convertor.DumpMapsConvertor;
 import org.opendaylight.oko.openflowjava.convertor.ProgStatsConvertor;
+import org.opendaylight.oko.openflowjava.convertor.ReplayMapsConvertor;
 import org.opendaylight.openflowjava.protocol.api.keys.ActionSerializerKey;
 import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterActionDeserializerKey;
 import org.opendaylight.openflowjava.protocol.api.keys.ExperimenterIdDeserializerKey;
@@ -52,8 +55,10 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.action.container.action.choice.OkoSendMapsActionCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoDumpMapsReplyCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoProgStatsReplyCase;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoReplayMapsReplyCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoProgStatsRequestSal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoReplayMapsRequestSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.oxm.rev150225.ExperimenterClass;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.ErrorMessage;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731.ExperimenterMessage;
@@ -82,6 +87,9 @@ public final class OkoCodecRegistrar {
     private final ProgStatsRequestCodec progStatsRequest = new ProgStatsRequestCodec();
     private final ProgStatsReplyCodec progStatsReply = new ProgStatsReplyCodec();
     private final ProgStatsConvertor progStatsConvertor = new ProgStatsConvertor();
+    private final ReplayMapsRequestCodec replayMapsRequest = new ReplayMapsRequestCodec();
+    private final ReplayMapsReplyCodec replayMapsReply = new ReplayMapsReplyCodec();
+    private final ReplayMapsConvertor replayMapsConvertor = new ReplayMapsConvertor();
     private final FilterProgCodec filterProg = new FilterProgCodec();
     private final SendMapsActionCodec sendMapsAction = new SendMapsActionCodec();
     private final OkoErrorCodec errors = new OkoErrorCodec();
@@ -91,10 +99,10 @@ public final class OkoCodecRegistrar {
             provider.registerExperimenterMessageSerializer(serializerKey(codec), codec);
             provider.registerExperimenterMessageDeserializer(deserializerKey(codec), codec);
         }
-        for (AbstractBodyCodec<?> codec : List.of(dumpMapsRequest, progStatsRequest)) {
+        for (AbstractBodyCodec<?> codec : List.of(dumpMapsRequest, progStatsRequest, replayMapsRequest)) {
             provider.registerMultipartRequestSerializer(serializerKey(codec), codec);
         }
-        for (AbstractBodyCodec<?> codec : List.of(dumpMapsReply, progStatsReply)) {
+        for (AbstractBodyCodec<?> codec : List.of(dumpMapsReply, progStatsReply, replayMapsReply)) {
             provider.registerMultipartReplyMessageDeserializer(deserializerKey(codec), codec);
         }
         // Single-layer mode (openflowplugin's default) serializes send-experimenter-mp-request's case by its class.
@@ -102,6 +110,8 @@ public final class OkoCodecRegistrar {
             new MultipartRequestSerializer<>(dumpMapsRequest, dumpMapsConvertor::toRequestBody));
         provider.registerSerializer(new MessageTypeKey<>(OF13, OkoProgStatsRequestSal.class),
             new MultipartRequestSerializer<>(progStatsRequest, progStatsConvertor::toRequestBody));
+        provider.registerSerializer(new MessageTypeKey<>(OF13, OkoReplayMapsRequestSal.class),
+            new MultipartRequestSerializer<>(replayMapsRequest, replayMapsConvertor::toRequestBody));
 
         provider.registerMatchEntrySerializer(filterProgSerializerKey(), filterProg);
         provider.registerMatchEntryDeserializer(filterProgDeserializerKey(), filterProg);
@@ -121,7 +131,8 @@ public final class OkoCodecRegistrar {
             new ErrorMessageDecoder(errors));
         provider.registerDeserializer(new MessageCodeKey(OF13, OFPT_MULTIPART_REPLY, MultipartReplyMessage.class),
             new MultipartReplyDecoder(Map.of((long) dumpMapsReply.expType(), dumpMapsReply,
-                (long) progStatsReply.expType(), progStatsReply)));
+                (long) progStatsReply.expType(), progStatsReply,
+                (long) replayMapsReply.expType(), replayMapsReply)));
     }
 
     /**
@@ -135,7 +146,10 @@ public final class OkoCodecRegistrar {
                 (long) dumpMapsReply.expType(),
                 body -> dumpMapsConvertor.toReplyItem((OkoDumpMapsReplyCase) dumpMapsReply.deserialize(body)),
                 (long) progStatsReply.expType(),
-                body -> progStatsConvertor.toReplyItem((OkoProgStatsReplyCase) progStatsReply.deserialize(body)))));
+                body -> progStatsConvertor.toReplyItem((OkoProgStatsReplyCase) progStatsReply.deserialize(body)),
+                (long) replayMapsReply.expType(),
+                body -> replayMapsConvertor.toReplyItem(
+                    (OkoReplayMapsReplyCase) replayMapsReply.deserialize(body)))));
     }
 
     /**
@@ -152,6 +166,8 @@ public final class OkoCodecRegistrar {
         provider.unregisterDeserializer(deserializerKey(dumpMapsReply));
         provider.unregisterSerializer(serializerKey(progStatsRequest));
         provider.unregisterDeserializer(deserializerKey(progStatsReply));
+        provider.unregisterSerializer(serializerKey(replayMapsRequest));
+        provider.unregisterDeserializer(deserializerKey(replayMapsReply));
         provider.unregisterSerializer(filterProgSerializerKey());
         provider.unregisterDeserializer(filterProgDeserializerKey());
         provider.unregisterSerializer(sendMapsActionSerializerKey());

@@ -22,6 +22,7 @@ import org.opendaylight.openflowplugin.extension.api.TypeVersionKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.OkoSendMapsCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoDumpMapsReplyCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoProgStatsReplyCase;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.multipart.reply.message.multipart.reply.body.multipart.reply.experimenter._case.multipart.reply.experimenter.experimenter.data.of.choice.OkoReplayMapsReplyCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.FilterProgKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.experimenter.core.message.ExperimenterMessageOfChoice;
 import org.opendaylight.yangtools.concepts.Registration;
@@ -65,11 +66,14 @@ public final class OkoConvertorComponent implements AutoCloseable {
         }
         registrations.add(registrator.registerMessageConvertor(new MessageTypeKey<>(OF13, OkoSendMapsCase.class),
             convertors.sendMapsMessage()));
-        // DUMP_MAPS and PROG_STATS replies in multi-layer mode (single-layer mode decodes them with codec.singlelayer).
+        // DUMP_MAPS, PROG_STATS and REPLAY_MAPS replies in multi-layer mode (single-layer mode decodes them with
+        // codec.singlelayer).
         registrations.add(registrator.registerMessageConvertor(new MessageTypeKey<>(OF13, OkoDumpMapsReplyCase.class),
             convertors.dumpMaps()));
         registrations.add(registrator.registerMessageConvertor(new MessageTypeKey<>(OF13, OkoProgStatsReplyCase.class),
             convertors.progStats()));
+        registrations.add(registrator.registerMessageConvertor(new MessageTypeKey<>(OF13, OkoReplayMapsReplyCase.class),
+            convertors.replayMaps()));
         LOG.info("Oko openflowplugin converters registered: {} registrations", registrations.size());
     }
 

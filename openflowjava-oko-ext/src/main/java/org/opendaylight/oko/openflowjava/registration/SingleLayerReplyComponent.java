@@ -19,11 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Installs the single-layer Oko multipart reply decoder (DUMP_MAPS, PROG_STATS) on both switch connection providers
- * once openflowplugin has started them. The plugin starts its providers from its SystemReadyListener, which it
- * registers when it is activated; this component needs the plugin's service, so it is activated later, and its own
- * listener, queued behind the plugin's, runs after the plugin has installed its decoders. When the system is already
- * up (odl-oko installed into a running controller) the listener runs at once.
+ * Installs the single-layer Oko multipart reply decoder (DUMP_MAPS, PROG_STATS, REPLAY_MAPS) on both switch
+ * connection providers once openflowplugin has started them. The plugin starts its providers from its
+ * SystemReadyListener, which it registers when it is activated; this component needs the plugin's service, so it is
+ * activated later, and its own listener, queued behind the plugin's, runs after the plugin has installed its
+ * decoders. When the system is already up (odl-oko installed into a running controller) the listener runs at once.
  */
 @Component(service = { }, immediate = true)
 public final class SingleLayerReplyComponent implements AutoCloseable {
@@ -50,8 +50,8 @@ public final class SingleLayerReplyComponent implements AutoCloseable {
             return;
         }
         providers.forEach(registrar::registerSingleLayerReplyDecoder);
-        LOG.info("Oko multipart reply decoder (DUMP_MAPS, PROG_STATS) installed for single-layer serialization "
-            + "on {} providers", providers.size());
+        LOG.info("Oko multipart reply decoder (DUMP_MAPS, PROG_STATS, REPLAY_MAPS) installed for single-layer "
+            + "serialization on {} providers", providers.size());
     }
 
     @Deactivate

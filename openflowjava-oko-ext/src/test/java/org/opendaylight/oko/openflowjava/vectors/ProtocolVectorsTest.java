@@ -30,6 +30,8 @@ import org.opendaylight.oko.openflowjava.codec.message.DumpMapsReplyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsRequestCodec;
 import org.opendaylight.oko.openflowjava.codec.message.ProgStatsReplyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.ProgStatsRequestCodec;
+import org.opendaylight.oko.openflowjava.codec.message.ReplayMapsReplyCodec;
+import org.opendaylight.oko.openflowjava.codec.message.ReplayMapsRequestCodec;
 import org.opendaylight.oko.openflowjava.registration.OkoCodecRegistrar;
 import org.opendaylight.openflowjava.protocol.api.extensibility.OFDeserializer;
 import org.opendaylight.openflowjava.protocol.api.extensibility.OFSerializer;
@@ -63,10 +65,12 @@ class ProtocolVectorsTest {
 
     private static final Map<Long, AbstractBodyCodec<?>> REQUEST_CODECS = Map.of(
         (long) OkoConstants.EXP_TYPE_DUMP_MAPS, new DumpMapsRequestCodec(),
-        (long) OkoConstants.EXP_TYPE_PROG_STATS, new ProgStatsRequestCodec());
+        (long) OkoConstants.EXP_TYPE_PROG_STATS, new ProgStatsRequestCodec(),
+        (long) OkoConstants.EXP_TYPE_REPLAY_MAPS, new ReplayMapsRequestCodec());
     private static final Map<Long, AbstractBodyCodec<?>> REPLY_CODECS = Map.of(
         (long) OkoConstants.EXP_TYPE_DUMP_MAPS, new DumpMapsReplyCodec(),
-        (long) OkoConstants.EXP_TYPE_PROG_STATS, new ProgStatsReplyCodec());
+        (long) OkoConstants.EXP_TYPE_PROG_STATS, new ProgStatsReplyCodec(),
+        (long) OkoConstants.EXP_TYPE_REPLAY_MAPS, new ReplayMapsReplyCodec());
 
     private final RegistryBackedProvider provider = new RegistryBackedProvider();
 
@@ -144,8 +148,8 @@ class ProtocolVectorsTest {
     }
 
     /**
-     * Oko multipart requests (DUMP_MAPS, PROG_STATS): openflowjava decodes no experimenter multipart request bodies
-     * (a controller never receives requests), so the body goes through the Oko codec here; encoding is
+     * Oko multipart requests (DUMP_MAPS, PROG_STATS, REPLAY_MAPS): openflowjava decodes no experimenter multipart
+     * request bodies (a controller never receives requests), so the body goes through the Oko codec here; encoding is
      * openflowjava's real MultipartRequestInput serializer, the path the controller sends with.
      */
     private byte[] roundTripMultipartRequest(final ByteBuf in) {

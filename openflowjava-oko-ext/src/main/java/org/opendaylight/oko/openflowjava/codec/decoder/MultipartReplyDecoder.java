@@ -30,8 +30,8 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731
 import org.opendaylight.yangtools.yang.common.Uint32;
 
 /**
- * Decoder of OFPT_MULTIPART_REPLY (type 19): Oko's replies (DUMP_MAPS, PROG_STATS) go to their body codecs, by
- * exp_type; every other reply to openflowjava's MultipartReplyMessageFactory.
+ * Decoder of OFPT_MULTIPART_REPLY (type 19): Oko's replies (DUMP_MAPS, PROG_STATS, REPLAY_MAPS) go to their body
+ * codecs, by exp_type; every other reply to openflowjava's MultipartReplyMessageFactory.
  */
 public final class MultipartReplyDecoder implements OFDeserializer<MultipartReplyMessage>,
         DeserializerRegistryInjector {

@@ -8,17 +8,11 @@
 package org.opendaylight.oko.openflowjava.codec.message;
 
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXP_TYPE_SEND_MAPS;
-import static org.opendaylight.oko.openflowjava.OkoConstants.SEND_MAPS_LAST;
 
 import io.netty.buffer.ByteBuf;
 import org.opendaylight.oko.openflowjava.codec.WireReader;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.OkoSendMapsCase;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.OkoSendMapsCaseBuilder;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.oko.send.maps._case.OkoSendMapsBuilder;
-import org.opendaylight.yangtools.yang.common.Uint16;
-import org.opendaylight.yangtools.yang.common.Uint32;
-import org.opendaylight.yangtools.yang.common.Uint64;
-import org.opendaylight.yangtools.yang.common.Uint8;
 
 /**
  * SEND_MAPS message (docs/protocol.md section 5.6): one fragment of a map-push event from the switch.
@@ -30,47 +24,11 @@ public final class SendMapsCodec extends AbstractBodyCodec<OkoSendMapsCase> {
 
     @Override
     protected void serializeBody(final OkoSendMapsCase input, final ByteBuf out) {
-        final var event = input.getOkoSendMaps();
-        final var sections = event.nonnullMapSection();
-        Fields.writeProgId(event.requireProgId(), out);
-        out.writeInt(event.requireEventId().intValue());
-        out.writeLong(event.requireCookie().longValue());
-        out.writeByte(event.requireTableId().toJava());
-        out.writeByte(Fields.isSet(event.getLastFragment()) ? SEND_MAPS_LAST : 0);
-        out.writeShort(event.requireFragment().toJava());
-        out.writeShort(sections.size());
-        out.writeShort(0);
-        out.writeInt(event.getSuppressed() == null ? 0 : event.getSuppressed().intValue());
-        out.writeInt(0);
-        MapSections.write(sections, out);
+        SendMapsFragments.write(input.getOkoSendMaps(), out);
     }
 
     @Override
     protected OkoSendMapsCase deserializeBody(final WireReader in) {
-        final var progId = Fields.readProgId(in);
-        final long eventId = in.u32("event_id");
-        final long cookie = in.u64("cookie");
-        final int tableId = in.u8("table_id");
-        final int flags = in.u8("flags");
-        if ((flags & ~SEND_MAPS_LAST) != 0) {
-            throw in.error(String.format("undefined flags 0x%02x", flags));
-        }
-        final int fragment = in.u16("fragment");
-        final int sectionCount = in.u16("n_sections");
-        in.reserved(2, "field at offset 38");
-        final long suppressed = in.u32("suppressed");
-        in.reserved(4, "field at offset 44");
-        return new OkoSendMapsCaseBuilder()
-            .setOkoSendMaps(new OkoSendMapsBuilder()
-                .setProgId(progId)
-                .setEventId(Uint32.valueOf(eventId))
-                .setCookie(Uint64.fromLongBits(cookie))
-                .setTableId(Uint8.valueOf(tableId))
-                .setLastFragment((flags & SEND_MAPS_LAST) != 0)
-                .setFragment(Uint16.valueOf(fragment))
-                .setSuppressed(Uint32.valueOf(suppressed))
-                .setMapSection(MapSections.read(in, sectionCount))
-                .build())
-            .build();
+        return new OkoSendMapsCaseBuilder().setOkoSendMaps(SendMapsFragments.read(in)).build();
     }
 }

@@ -31,9 +31,9 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter
 import org.opendaylight.yangtools.yang.common.Uint32;
 
 /**
- * The body of an OFPMP_EXPERIMENTER reply in single-layer mode: Oko's replies (DUMP_MAPS, PROG_STATS) become one
- * item of the send-experimenter-mp-request output; other experimenters' replies are decoded the way
- * openflowplugin's own body deserializer does it (their codec, or their codec and their message converter).
+ * The body of an OFPMP_EXPERIMENTER reply in single-layer mode: Oko's replies (DUMP_MAPS, PROG_STATS,
+ * REPLAY_MAPS) become one item of the send-experimenter-mp-request output; other experimenters' replies are decoded
+ * the way openflowplugin's own body deserializer does it (their codec, or their codec and their message converter).
  */
 public final class ExperimenterReplyBodyDecoder implements OFDeserializer<MultipartReplyBody>,
         DeserializerRegistryInjector {

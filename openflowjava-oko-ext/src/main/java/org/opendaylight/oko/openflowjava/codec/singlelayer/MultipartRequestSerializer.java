@@ -18,7 +18,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.experimenter.core.message.ExperimenterMessageOfChoice;
 
 /**
- * Writes the OFPMP_EXPERIMENTER body of an Oko multipart request (DUMP_MAPS, PROG_STATS) given to
+ * Writes the OFPMP_EXPERIMENTER body of an Oko multipart request (DUMP_MAPS, PROG_STATS, REPLAY_MAPS) given to
  * send-experimenter-mp-request: experimenter id, exp_type, then the request body the codec writes. The plugin has
  * written the multipart header (type 0xFFFF, flags, padding) before and fixes the message length after.
  *

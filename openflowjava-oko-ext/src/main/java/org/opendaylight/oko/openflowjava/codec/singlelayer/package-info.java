@@ -6,8 +6,8 @@
  * and is available at http://www.eclipse.org/legal/epl-v10.html
  */
 /**
- * DUMP_MAPS and PROG_STATS in openflowplugin's single-layer serialization mode (its default): the codecs that
- * sit between the send-experimenter-mp-request RPC objects and the wire.
+ * DUMP_MAPS, PROG_STATS and REPLAY_MAPS in openflowplugin's single-layer serialization mode (its default): the
+ * codecs that sit between the send-experimenter-mp-request RPC objects and the wire.
  *
  * <p>In that mode the plugin serializes the RPC's request case itself and looks up a serializer keyed by the
  * case's class, which must write the experimenter id and exp_type too ({@link MultipartRequestSerializer}). The
