@@ -10,7 +10,8 @@ as Open vSwitch does with several controllers). It completes the handshake, answ
 (features, multipart, role, barrier, echo), and speaks Oko with state, per switch: LOAD_PROG keeps the program
 (its ELF's SHA-256, replacing or refusing as docs/protocol.md 4.1 says), UNLOAD_PROG drops it, UPDATE_MAP and
 DELETE_MAP_ENTRIES change its maps' entries, DUMP_MAPS returns them (5.5), PROG_STATS (version 1.2) lists the
-programs with their SHA-256, FLOW_MOD adds and deletes flows, which the flow statistics report back; a flow whose
+programs with their SHA-256, REPLAY_MAPS answers that nothing is retained (a simulated switch sends no events),
+FLOW_MOD adds and deletes flows, which the flow statistics report back; a flow whose
 match names a program (filter_prog, 6.1) the switch has not loaded is refused with OKO_EC_UNKNOWN_PROG, as the
 patched Open vSwitch does. What each switch received, and when, is
 kept for the tests and benchmarks: the controller's side can be measured at a scale one ovs-vswitchd does not
@@ -39,7 +40,7 @@ OFPET_EXPERIMENTER = 0xFFFF
 
 # docs/protocol.md
 OKO_EXPERIMENTER = 0x4F4B4F00
-LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, DUMP_MAPS, PROG_STATS = 1, 2, 3, 4, 6, 7
+LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, DUMP_MAPS, PROG_STATS, REPLAY_MAPS = 1, 2, 3, 4, 6, 7, 8
 OKO_LOAD_REPLACE = 0x0001
 OKO_DELETE_ALL = 0x01
 OKO_EC_BAD_MESSAGE, OKO_EC_PROG_EXISTS, OKO_EC_UNKNOWN_PROG = 1, 4, 5
@@ -278,11 +279,25 @@ class Connection:
             elif experimenter == OKO_EXPERIMENTER and exp_type == DUMP_MAPS:
                 prog_id, _, map_mask = struct.unpack(">IIQ", msg[24:40])
                 self.dump_maps(xid, prog_id, map_mask, msg)
+            elif experimenter == OKO_EXPERIMENTER and exp_type == REPLAY_MAPS:
+                self.replay_maps(xid, struct.unpack(">I", msg[24:28])[0], msg)
             else:
                 self.error(xid, OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, msg)
             return
         self.send(multipart_reply(xid, mp_type, ("Oko simulated fleet", "fleet.py", "1", "0", "fleet"),
                                   self.switch.flows.values()))
+
+    def replay_maps(self, xid, prog_id, msg):
+        """REPLAY_MAPS reply (docs/protocol.md 5.7): a simulated switch sends no SEND_MAPS events, so it retains none
+        and its next event is 0."""
+        sw = self.switch
+        sw.record(self.controller, "REPLAY_MAPS", prog_id)
+        if prog_id not in sw.programs:
+            self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
+            return
+        body = (struct.pack(">HH4xII", OFPMP_EXPERIMENTER, 0, OKO_EXPERIMENTER, REPLAY_MAPS)
+                + struct.pack(">II", prog_id, 0))
+        self.send(header(OFPT_MULTIPART_REPLY, 8 + len(body), xid) + body)
 
     def prog_stats(self, xid, prog_id, msg):
         """PROG_STATS reply (docs/protocol.md 4.3, version 1.2): a record without maps per program."""

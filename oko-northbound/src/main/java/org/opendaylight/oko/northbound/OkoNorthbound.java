@@ -37,9 +37,11 @@ import org.opendaylight.oko.northbound.install.OkoSupport;
 import org.opendaylight.oko.northbound.install.OpenflowpluginConnections;
 import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.install.ProgramInstaller;
+import org.opendaylight.oko.northbound.install.SwitchEvents;
 import org.opendaylight.oko.northbound.install.SwitchOwnership;
 import org.opendaylight.oko.northbound.install.SwitchSync;
 import org.opendaylight.oko.northbound.maps.SendMapsCollector;
+import org.opendaylight.oko.northbound.maps.SendMapsReplay;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.rpc.OkoRpcs;
@@ -112,14 +114,17 @@ public final class OkoNorthbound implements AutoCloseable {
         final var support = new OkoSupport(client, state, broker, pool);
         final var flows = new FilterFlows(client, loaded, state, support, pool, SWITCH_TIMEOUT_MILLIS,
             FilterFlows.RECENT_INSTALL_NANOS);
-        final var installer = new ProgramInstaller(client, loaded, state, flows);
+        final var sendMaps = new SendMapsCollector(broker, notificationPublisher, loaded);
+        final var sendMapsReplay = new SendMapsReplay(broker, client, sendMaps, loaded);
+        final var events = SwitchEvents.all(flows, sendMapsReplay);
+        final var installer = new ProgramInstaller(client, loaded, state, events);
         final var sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool,
             SWITCH_TIMEOUT_MILLIS);
         final String member = ClusterMember.name(actorSystem);
         final var repair = new MastershipRepair(member, node -> singletonRunsHere(entityOwnership, node),
             OpenflowpluginConnections.find(openflowplugin), timer, pool, MastershipRepair.DEFAULT_GRACE_MILLIS);
         ownership = new SwitchOwnership(member, sync, loaded, state, new ProgramInfoPublisher(broker, resolver),
-            support, flows, repair);
+            support, events, repair);
         final var statistics = new StatisticsPoller(client, state, loaded, support, ownership::ownedNodes, timer,
             pool, statisticsInterval(properties));
         registrations.add(statistics::close);
@@ -153,7 +158,6 @@ public final class OkoNorthbound implements AutoCloseable {
                     }
                 }
             }));
-        final var sendMaps = new SendMapsCollector(broker, notificationPublisher, loaded);
         registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class, sendMaps::onMessage));
         registrations.add(sendMaps::close);
         registrations.add(rpcProvider.registerRpcImplementations(

@@ -32,6 +32,32 @@ public interface SwitchEvents {
         }
     };
 
+    /** Tells every one of {@code listeners}, in order. */
+    static SwitchEvents all(final SwitchEvents... listeners) {
+        final var list = java.util.List.of(listeners);
+        return new SwitchEvents() {
+            @Override
+            public void programInstalled(final String node, final long progId) {
+                list.forEach(listener -> listener.programInstalled(node, progId));
+            }
+
+            @Override
+            public void programUnloaded(final String node, final long progId, final boolean force) {
+                list.forEach(listener -> listener.programUnloaded(node, progId, force));
+            }
+
+            @Override
+            public void switchReady(final String node) {
+                list.forEach(listener -> listener.switchReady(node));
+            }
+
+            @Override
+            public void switchForgotten(final String node) {
+                list.forEach(listener -> listener.switchForgotten(node));
+            }
+        };
+    }
+
     /** A program was installed on a switch (loaded, with its map entries). */
     void programInstalled(String node, long progId);
 

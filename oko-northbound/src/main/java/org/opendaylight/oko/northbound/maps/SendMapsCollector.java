@@ -12,9 +12,12 @@ import static java.util.Objects.requireNonNull;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.binding.api.NotificationPublishService;
 import org.opendaylight.mdsal.binding.api.TransactionChain;
@@ -27,8 +30,9 @@ import org.opendaylight.oko.openflowjava.notification.NodeRefs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.SendMaps;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.OkoSendMapsSal;
-import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.oko.send.maps.sal.OkoSendMapsMessage;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.MapsReceived;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.MapsReceivedBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.maps.received.MapBuilder;
@@ -42,9 +46,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * SEND_MAPS events from switches (openflowplugin's experimenter-message-from-dev, on the controller instance that
- * masters the switch): fragments are joined into the event, each map of a complete event replaces the program's
- * received-map in the operational datastore, and a maps-received notification goes to subscribers. An event
- * whose fragments do not arrive in order (a notification dropped under load) is discarded, with a log line.
+ * masters the switch, and the events a switch sends again with REPLAY_MAPS, {@link SendMapsReplay}): fragments are
+ * joined into the event, each map of a complete event replaces the program's received-map in the operational
+ * datastore, and a maps-received notification goes to subscribers once the datastore has it. An event whose
+ * fragments do not arrive in order (a notification dropped under load) is discarded, with a log line.
+ *
+ * <p>Each event is recorded once: the ids recorded lately per switch and program are remembered, and an event that
+ * comes again (sent live and then replayed) is dropped. An event older than the newest recorded (a replayed one
+ * that the new master missed while newer ones arrived live) is published but does not overwrite the newer maps in
+ * the datastore. Event ids compare in serial number arithmetic (docs/protocol.md 5.7), so the wrap at 2^32 is no
+ * step back.
  *
  * <p>Events are written through one transaction chain, in arrival order: a switch can send events faster than
  * separate transactions commit, and separate transactions writing the same received-map fail each other's
@@ -55,16 +66,28 @@ public final class SendMapsCollector implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SendMapsCollector.class);
     /** Partly received events kept per switch; older ones are given up. */
     private static final int MAX_PENDING_EVENTS = 64;
+    /** Event ids remembered per switch and program against duplicates: more than a switch retains (256). */
+    private static final int RECENT_EVENTS = 1024;
+    private static final long EVENT_ID_MODULUS = 1L << 32;
 
     private record EventKey(String node, long progId, long eventId) {
     }
 
+    private record StreamKey(String node, long progId) {
+    }
+
+    /** What was recorded of one program's events on one switch. */
+    private static final class Stream {
+        private final Set<Long> recent = new LinkedHashSet<>();
+        private Long newest;
+    }
+
     private static final class Pending {
-        private final OkoSendMapsMessage first;
+        private final SendMaps first;
         private final List<SwitchClient.MapSection> sections = new ArrayList<>();
         private int nextFragment;
 
-        Pending(final OkoSendMapsMessage first) {
+        Pending(final SendMaps first) {
             this.first = first;
         }
     }
@@ -73,6 +96,7 @@ public final class SendMapsCollector implements AutoCloseable {
     private final NotificationPublishService publisher;
     private final LoadedPrograms loaded;
     private final Map<EventKey, Pending> pending = new LinkedHashMap<>();
+    private final Map<StreamKey, Stream> streams = new HashMap<>();
     /** The chain events are written through; null until the first event and after a failure. */
     private TransactionChain chain;
     private boolean closed;
@@ -84,38 +108,88 @@ public final class SendMapsCollector implements AutoCloseable {
         this.loaded = requireNonNull(loaded);
     }
 
+    /** True if event {@code eventId} comes after event {@code other}: 1 to 2^31 - 1 later, modulo 2^32. */
+    public static boolean after(final long eventId, final long other) {
+        final long difference = Math.floorMod(eventId - other, EVENT_ID_MODULUS);
+        return difference != 0 && difference < EVENT_ID_MODULUS / 2;
+    }
+
     public synchronized void onMessage(final ExperimenterMessageFromDev message) {
         if (closed || !(message.getExperimenterMessageOfChoice() instanceof OkoSendMapsSal sal)) {
             return;
         }
-        final OkoSendMapsMessage fragment = sal.getOkoSendMapsMessage();
+        final SendMaps fragment = sal.getOkoSendMapsMessage();
         final String node = NodeRefs.nodeId(message.getNode());
         if (node == null || fragment == null) {
             return;
         }
+        final Pending event = join(pending, node, fragment);
+        if (event != null) {
+            record(node, fragment.getProgId().getValue().toJava(), event);
+        }
+    }
+
+    /**
+     * The fragments a switch sent again for one program (REPLAY_MAPS), in event order: each event not recorded yet
+     * is recorded. Returns how many were.
+     */
+    public synchronized int replayed(final String node, final long progId, final List<? extends SendMaps> fragments) {
+        if (closed) {
+            return 0;
+        }
+        // Joined apart from the live events: a live fragment of the same event must not interleave with these.
+        final Map<EventKey, Pending> joining = new LinkedHashMap<>();
+        int recorded = 0;
+        for (SendMaps fragment : fragments) {
+            if (fragment.getProgId().getValue().toJava() != progId) {
+                LOG.warn("{}: REPLAY_MAPS of program {} returned an event of program {}; ignored", node, progId,
+                    fragment.getProgId().getValue());
+                continue;
+            }
+            final Pending event = join(joining, node, fragment);
+            if (event != null && record(node, progId, event)) {
+                recorded++;
+            }
+        }
+        return recorded;
+    }
+
+    /** The switch is no longer mastered here: what was recorded of it is forgotten (its next master reads on). */
+    public synchronized void forgetSwitch(final String node) {
+        streams.keySet().removeIf(key -> key.node().equals(node));
+        pending.keySet().removeIf(key -> key.node().equals(node));
+    }
+
+    /** The program was unloaded from the switch: loaded again, its event ids start at 0 again. */
+    public synchronized void forgetProgram(final String node, final long progId) {
+        streams.remove(new StreamKey(node, progId));
+    }
+
+    /** Adds a fragment to its event in {@code into}; returns the event when the fragment completed it. */
+    private static Pending join(final Map<EventKey, Pending> into, final String node, final SendMaps fragment) {
         final long progId = fragment.getProgId().getValue().toJava();
         final EventKey key = new EventKey(node, progId, fragment.getEventId().toJava());
-        Pending event = pending.get(key);
+        Pending event = into.get(key);
         final int number = fragment.getFragment().toJava();
         if (event == null) {
             if (number != 0) {
                 LOG.warn("{}: SEND_MAPS of program {} event {} starts at fragment {}: fragments were lost, event"
                     + " discarded", node, progId, key.eventId(), number);
-                return;
+                return null;
             }
             event = new Pending(fragment);
-            pending.put(key, event);
-            if (pending.size() > MAX_PENDING_EVENTS) {
-                final var oldest = pending.keySet().iterator().next();
-                pending.remove(oldest);
+            into.put(key, event);
+            if (into.size() > MAX_PENDING_EVENTS) {
+                final var oldest = into.keySet().iterator().next();
+                into.remove(oldest);
                 LOG.warn("{}: SEND_MAPS event {} of program {} never completed; given up", oldest.node(),
                     oldest.eventId(), oldest.progId());
             }
         } else if (number != event.nextFragment) {
-            pending.remove(key);
+            into.remove(key);
             LOG.warn("{}: SEND_MAPS of program {} event {}: fragment {} after {}; event discarded", node, progId,
                 key.eventId(), number, event.nextFragment - 1);
-            return;
+            return null;
         }
         event.nextFragment = number + 1;
         for (var section : fragment.nonnullMapSection()) {
@@ -125,46 +199,48 @@ public final class SendMapsCollector implements AutoCloseable {
                     e.getValue() == null ? new byte[0] : e.getValue())).toList()));
         }
         if (Boolean.TRUE.equals(fragment.getLastFragment())) {
-            pending.remove(key);
-            complete(node, progId, event);
+            into.remove(key);
+            return event;
         }
+        return null;
     }
 
-    private void complete(final String node, final long progId, final Pending event) {
+    /** Records a complete event unless it was recorded before; returns whether it was recorded now. */
+    private boolean record(final String node, final long progId, final Pending event) {
+        final SendMaps first = event.first;
+        final long eventId = first.getEventId().toJava();
+        final Stream stream = streams.computeIfAbsent(new StreamKey(node, progId), key -> new Stream());
+        if (!stream.recent.add(eventId)) {
+            LOG.debug("{}: SEND_MAPS event {} of program {} was recorded already", node, eventId, progId);
+            return false;
+        }
+        if (stream.recent.size() > RECENT_EVENTS) {
+            final var oldest = stream.recent.iterator();
+            oldest.next();
+            oldest.remove();
+        }
+        final boolean newest = stream.newest == null || after(eventId, stream.newest);
+        if (newest) {
+            stream.newest = eventId;
+        }
+
         final var program = loaded.get(node, progId);
         final var joined = MapContentsMapper.join(event.sections);
         final var receivedAt = OperationalState.now();
-        final OkoSendMapsMessage first = event.first;
-
-        final var tx = chain().newWriteOnlyTransaction();
         final List<org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.maps.received.Map> maps =
             new ArrayList<>();
+        final List<ReceivedMap> received = new ArrayList<>();
         for (MapContentsMapper.JoinedMap map : joined) {
             final var contents = MapContentsMapper.contents(map, program);
-            final ReceivedMap received = new ReceivedMapBuilder(contents)
+            received.add(new ReceivedMapBuilder(contents)
                 .setReceivedAt(receivedAt)
                 .setCookie(first.getCookie())
                 .setTableId(first.getTableId())
                 .setEventId(first.getEventId())
                 .setComplete(true)
-                .build();
-            tx.put(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(node, progId).toBuilder()
-                .child(ReceivedMap.class, new ReceivedMapKey(received.getMapIndex())).build(), received);
+                .build());
             maps.add(new MapBuilder(contents).build());
         }
-        tx.commit().addCallback(new FutureCallback<CommitInfo>() {
-            @Override
-            public void onSuccess(final CommitInfo result) {
-                LOG.debug("{}: SEND_MAPS event {} of program {} recorded", node, first.getEventId(), progId);
-            }
-
-            @Override
-            public void onFailure(final Throwable cause) {
-                LOG.warn("{}: cannot record SEND_MAPS event {} of program {}", node, first.getEventId(), progId,
-                    cause);
-            }
-        }, MoreExecutors.directExecutor());
-
         final var notification = new MapsReceivedBuilder()
             .setNode(new NodeId(node))
             .setProgramId(new ProgramId(first.getProgId().getValue()))
@@ -175,6 +251,36 @@ public final class SendMapsCollector implements AutoCloseable {
             .setSuppressed(first.getSuppressed())
             .setMap(BindingMap.ordered(maps))
             .build();
+        if (!newest) {
+            // Older than maps the datastore has already: subscribers get it, the datastore keeps the newer maps.
+            publish(node, progId, notification);
+            return true;
+        }
+
+        final var tx = chain().newWriteOnlyTransaction();
+        for (ReceivedMap map : received) {
+            tx.put(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(node, progId).toBuilder()
+                .child(ReceivedMap.class, new ReceivedMapKey(map.getMapIndex())).build(), map);
+        }
+        // Published once the datastore has it: a master killed before its write lands does not leave subscribers
+        // with an event that its successor, reading the datastore, asks the switch for again.
+        tx.commit().addCallback(new FutureCallback<CommitInfo>() {
+            @Override
+            public void onSuccess(final CommitInfo result) {
+                LOG.debug("{}: SEND_MAPS event {} of program {} recorded", node, eventId, progId);
+                publish(node, progId, notification);
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                LOG.warn("{}: cannot record SEND_MAPS event {} of program {}", node, eventId, progId, cause);
+                publish(node, progId, notification);
+            }
+        }, MoreExecutors.directExecutor());
+        return true;
+    }
+
+    private void publish(final String node, final long progId, final MapsReceived notification) {
         if (publisher.offerNotification(notification) == NotificationPublishService.REJECTED) {
             LOG.warn("{}: maps-received notification of program {} dropped: subscribers are too slow", node,
                 progId);
@@ -211,6 +317,7 @@ public final class SendMapsCollector implements AutoCloseable {
     public synchronized void close() {
         closed = true;
         pending.clear();
+        streams.clear();
         if (chain != null) {
             chain.close();
             chain = null;

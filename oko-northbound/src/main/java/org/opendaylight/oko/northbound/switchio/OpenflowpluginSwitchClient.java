@@ -42,6 +42,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.N
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.MapIndex;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.SendMaps;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.map.entries.EntryBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.prog.stats.reply.ProgStats;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoDeleteMapEntriesSalBuilder;
@@ -54,10 +55,13 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.update.map.sal.OkoUpdateMapBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoProgStatsRequestSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoReplayMapsRequestSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.oko.dump.maps.request.sal.OkoDumpMapsRequestBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.oko.prog.stats.request.sal.OkoProgStatsRequestBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.oko.replay.maps.request.sal.OkoReplayMapsRequestBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.output.experimenter.core.message.item.experimenter.message.of.choice.OkoDumpMapsReplySal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.output.experimenter.core.message.item.experimenter.message.of.choice.OkoProgStatsReplySal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.output.experimenter.core.message.item.experimenter.message.of.choice.OkoReplayMapsReplySal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.experimenter.types.rev151020.experimenter.core.message.ExperimenterMessageOfChoice;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.yang.common.RpcError;
@@ -192,6 +196,41 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
                     }
                 }
                 return Futures.immediateFuture(programs);
+            }, MoreExecutors.directExecutor());
+    }
+
+    @Override
+    public ListenableFuture<Replay> replayMaps(final String node, final long progId, final Long afterEventId) {
+        final var input = new SendExperimenterMpRequestInputBuilder()
+            .setNode(nodeRef(node))
+            .setExperimenterMessageOfChoice(new OkoReplayMapsRequestSalBuilder().setOkoReplayMapsRequest(
+                new OkoReplayMapsRequestBuilder()
+                    .setProgId(new ProgramId(Uint32.valueOf(progId)))
+                    .setAfterEventId(Uint32.valueOf(afterEventId == null ? 0 : afterEventId))
+                    .setAll(afterEventId == null)
+                    .build()).build())
+            .build();
+        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenterMpRequest.class).invoke(input)),
+            result -> {
+                if (!result.isSuccessful()) {
+                    return Futures.immediateFailedFuture(failure(node, result));
+                }
+                long next = -1;
+                final List<SendMaps> fragments = new ArrayList<>();
+                for (var item : result.getResult().nonnullExperimenterCoreMessageItem()) {
+                    if (item.getExperimenterMessageOfChoice() instanceof OkoReplayMapsReplySal sal) {
+                        final var reply = sal.getOkoReplayMapsReply();
+                        next = reply.requireNextEventId().toJava();
+                        if (reply.getEvent() != null) {
+                            fragments.add(reply.getEvent());
+                        }
+                    }
+                }
+                if (next < 0) {
+                    return Futures.immediateFailedFuture(new SwitchException(
+                        node + ": REPLAY_MAPS answered without a reply", SwitchException.Kind.NO_ANSWER));
+                }
+                return Futures.immediateFuture(new Replay(next, fragments));
             }, MoreExecutors.directExecutor());
     }
 

@@ -10,6 +10,7 @@ package org.opendaylight.oko.northbound.switchio;
 import com.google.common.util.concurrent.ListenableFuture;
 import java.util.List;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.Flow;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.SendMaps;
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 
 /**
@@ -63,6 +64,20 @@ public interface SwitchClient {
      * Oko fails it with {@link SwitchException.Kind#REFUSED} and its error name (BADEXPERIMENTER).
      */
     ListenableFuture<List<ProgramStatistics>> programStatistics(String node, long progId);
+
+    /**
+     * REPLAY_MAPS (docs/protocol.md 5.7): the SEND_MAPS events the switch retained for a program, those after event
+     * {@code afterEventId} or, when it is null, all of them, as their fragments in event order; and the id the
+     * program's next event will get.
+     */
+    ListenableFuture<Replay> replayMaps(String node, long progId, Long afterEventId);
+
+    /** A REPLAY_MAPS answer: fragments (SEND_MAPS layout) in event order, and the program's next event id. */
+    record Replay(long nextEventId, List<SendMaps> fragments) {
+        public Replay {
+            fragments = List.copyOf(fragments);
+        }
+    }
 
     /**
      * Adds one configured flow (the config inventory's flow at {@code path}) through openflowplugin's add-flow,

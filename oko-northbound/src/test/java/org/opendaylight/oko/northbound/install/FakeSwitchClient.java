@@ -68,6 +68,18 @@ public final class FakeSwitchClient implements SwitchClient {
         return Futures.immediateFuture(List.of());
     }
 
+    @Override
+    public ListenableFuture<Replay> replayMaps(final String node, final long progId, final Long afterEventId) {
+        sent.add(node + " replay " + progId + (afterEventId == null ? " all" : " after " + afterEventId));
+        final String refusal = refusals.get("replay");
+        return refusal == null ? Futures.immediateFuture(replays.apply(progId, afterEventId))
+            : Futures.immediateFailedFuture(new SwitchException(refusal, SwitchException.Kind.REFUSED));
+    }
+
+    /** What REPLAY_MAPS answers, given the program and the event asked after (null: all); none retained. */
+    public volatile java.util.function.BiFunction<Long, Long, Replay> replays = (progId, after) -> new Replay(0,
+        List.of());
+
     /** What PROG_STATS returns; a "stats" refusal fails it instead (a switch without Oko: "BADEXPERIMENTER"). */
     volatile List<ProgramStatistics> statistics = List.of();
 

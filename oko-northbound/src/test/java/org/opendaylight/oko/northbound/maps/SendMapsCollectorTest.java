@@ -8,6 +8,8 @@
 package org.opendaylight.oko.northbound.maps;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.google.common.util.concurrent.Futures;
@@ -21,9 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.opendaylight.mdsal.binding.api.NotificationPublishService;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
+import org.opendaylight.oko.northbound.install.FakeSwitchClient;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
 import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.install.Outcome;
+import org.opendaylight.oko.northbound.switchio.SwitchClient;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDevBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
@@ -37,6 +41,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.map.entries.EntryBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.map.sections.MapSectionBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.OkoSendMapsSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.oko.send.maps.sal.OkoSendMapsMessage;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.oko.send.maps.sal.OkoSendMapsMessageBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.MapsReceived;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.program.ReceivedMap;
@@ -84,7 +89,7 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
         assertEquals("0a000001", entry.getKey());
         assertEquals(String.format("%02x%02x000000000000", (BURST - 1) & 0xff, (BURST - 1) >> 8),
             entry.getValue());
-        assertEquals(BURST, notifications.size());
+        awaitNotifications(BURST);
     }
 
     @Test
@@ -93,7 +98,7 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
         collector.onMessage(fragment(5, 1, true, counterEntry(2)));
         final ReceivedMap stored = awaitEvent(5);
         assertEquals(2, stored.nonnullEntry().size());
-        assertEquals(1, notifications.size());
+        awaitNotifications(1);
     }
 
     @Test
@@ -102,7 +107,105 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
         collector.onMessage(fragment(5, 2, true, counterEntry(2)));
         collector.onMessage(fragment(6, 0, true, counterEntry(3)));
         awaitEvent(6);
-        assertEquals(List.of(Uint32.valueOf(6)), notifications.stream().map(MapsReceived::getEventId).toList());
+        awaitNotifications(1);
+        assertEquals(List.of(Uint32.valueOf(6)), eventIds());
+    }
+
+    @Test
+    void eventSentLiveAndAgainIsRecordedOnceAndOlderOnesDoNotOverwriteTheMaps() throws Exception {
+        collector.onMessage(fragment(10, 0, true, counterEntry(10)));
+        awaitEvent(10);
+        // A new master's REPLAY_MAPS answer: 9 (missed, older than 10), 10 (arrived live already), 11 (new).
+        assertEquals(2, collector.replayed(NODE, PROG_ID, List.of(message(9, 0, true, counterEntry(9)),
+            message(10, 0, true, counterEntry(10)), message(11, 0, false, counterEntry(11)),
+            message(11, 1, true, counterEntry(12)))));
+        awaitEvent(11);
+        awaitNotifications(3);
+        // Each once; the datastore holds 11, not the older 9 published after it.
+        assertEquals(List.of(9L, 10L, 11L), eventIds().stream().map(Uint32::toJava).sorted().toList());
+        assertEquals(11, awaitEvent(11).getEventId().toJava());
+        // 11 came live too, late: not again.
+        collector.onMessage(fragment(11, 0, true, counterEntry(11)));
+        collector.onMessage(fragment(12, 0, true, counterEntry(13)));
+        awaitEvent(12);
+        awaitNotifications(4);
+        assertEquals(4, notifications.size());
+    }
+
+    @Test
+    void eventIdsWrapWithoutGoingBack() throws Exception {
+        collector.onMessage(fragment(0xFFFF_FFFFL, 0, true, counterEntry(1)));
+        collector.onMessage(fragment(0, 0, true, counterEntry(2)));
+        awaitEvent(0);
+        awaitNotifications(2);
+        assertEquals(0, collector.replayed(NODE, PROG_ID, List.of(message(0xFFFF_FFFFL, 0, true, counterEntry(1)),
+            message(0, 0, true, counterEntry(2)))));
+        assertTrue(SendMapsCollector.after(0, 0xFFFF_FFFFL));
+        assertFalse(SendMapsCollector.after(0xFFFF_FFFFL, 0));
+        assertFalse(SendMapsCollector.after(5, 5));
+        assertTrue(SendMapsCollector.after(0x8000_0004L, 5));
+        assertFalse(SendMapsCollector.after(0x8000_0005L, 5));
+    }
+
+    @Test
+    void programUnloadedStartsItsEventIdsAgain() throws Exception {
+        collector.onMessage(fragment(0, 0, true, counterEntry(1)));
+        awaitNotifications(1);
+        collector.onMessage(fragment(0, 0, true, counterEntry(1)));
+        collector.forgetProgram(NODE, PROG_ID);
+        collector.onMessage(fragment(0, 0, true, counterEntry(2)));
+        awaitNotifications(2);
+        assertEquals(List.of(0L, 0L), eventIds().stream().map(Uint32::toJava).toList());
+        final ReceivedMap stored = awaitEvent(0);
+        assertEquals("0200000000000000", stored.nonnullEntry().get(0).getValue());
+    }
+
+    @Test
+    void newMasterAsksForTheEventsAfterTheLastRecordedAndRecordsThem() throws Exception {
+        collector.onMessage(fragment(41, 0, true, counterEntry(41)));
+        awaitEvent(41);
+        awaitNotifications(1);
+        final var client = new FakeSwitchClient();
+        final var onSwitch = new LoadedPrograms();
+        onSwitch.put(NODE, PROG_ID, new LoadedPrograms.Loaded(null, LoadedPrograms.Origin.CONFIG, "x"));
+        final var replay = new SendMapsReplay(getDataBroker(), client, collector, onSwitch);
+
+        // Failover: the switch retains 42-44, which the previous master never recorded; 44 then arrives live too
+        // (sent while openflowplugin finished taking the switch over).
+        client.replays = (progId, after) -> after != null && after == 41 ? new SwitchClient.Replay(45, List.of(
+            message(42, 0, true, counterEntry(42)), message(43, 0, true, counterEntry(43)),
+            message(44, 0, true, counterEntry(44)))) : fail("asked after " + after);
+        assertEquals(List.of(List.of(3)), List.of(replay.catchUp(NODE).get(10, TimeUnit.SECONDS)));
+        assertEquals(List.of(NODE + " replay " + PROG_ID + " after 41"), client.sent);
+        collector.onMessage(fragment(44, 0, true, counterEntry(44)));
+        awaitEvent(44);
+        awaitNotifications(4);
+        assertEquals(List.of(41L, 42L, 43L, 44L), eventIds().stream().map(Uint32::toJava).sorted().toList());
+
+        // The switch restarted (a new connection, its program loaded again): event ids start at 0, so the events
+        // after 44 do not exist; the master asks for every retained event instead.
+        replay.switchForgotten(NODE);
+        client.sent.clear();
+        client.replays = (progId, after) -> after == null ? new SwitchClient.Replay(2, List.of(
+            message(0, 0, true, counterEntry(1)), message(1, 0, true, counterEntry(2))))
+            : new SwitchClient.Replay(2, List.of());
+        replay.catchUp(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " replay " + PROG_ID + " after 44", NODE + " replay " + PROG_ID + " all"),
+            client.sent);
+        awaitEvent(1);
+        awaitNotifications(6);
+    }
+
+    private List<Uint32> eventIds() {
+        return notifications.stream().map(MapsReceived::getEventId).toList();
+    }
+
+    private void awaitNotifications(final int count) throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (notifications.size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(count, notifications.size(), "notifications published");
     }
 
     private ReceivedMap awaitEvent(final long eventId) throws Exception {
@@ -132,6 +235,16 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
 
     private static ExperimenterMessageFromDev fragment(final long eventId, final int number, final boolean last,
             final EntryBuilder entry) {
+        return new ExperimenterMessageFromDevBuilder()
+            .setNode(new NodeRef(DataObjectIdentifier.builder(Nodes.class)
+                .child(Node.class, new NodeKey(new NodeId(NODE))).build()))
+            .setExperimenterMessageOfChoice(new OkoSendMapsSalBuilder()
+                .setOkoSendMapsMessage(message(eventId, number, last, entry)).build())
+            .build();
+    }
+
+    private static OkoSendMapsMessage message(final long eventId, final int number, final boolean last,
+            final EntryBuilder entry) {
         final var section = new MapSectionBuilder()
             .setMapIndex(new MapIndex(Uint8.ZERO))
             .setMapType(MapType.Hash)
@@ -139,7 +252,7 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
             .setValueSize(Uint16.valueOf(8))
             .setEntry(List.of(entry.build()))
             .build();
-        final var message = new OkoSendMapsMessageBuilder()
+        return new OkoSendMapsMessageBuilder()
             .setProgId(new ProgramId(Uint32.valueOf(PROG_ID)))
             .setEventId(Uint32.valueOf(eventId))
             .setCookie(Uint64.valueOf(0x42))
@@ -147,11 +260,6 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
             .setFragment(Uint16.valueOf(number))
             .setLastFragment(last)
             .setMapSection(List.of(section))
-            .build();
-        return new ExperimenterMessageFromDevBuilder()
-            .setNode(new NodeRef(DataObjectIdentifier.builder(Nodes.class)
-                .child(Node.class, new NodeKey(new NodeId(NODE))).build()))
-            .setExperimenterMessageOfChoice(new OkoSendMapsSalBuilder().setOkoSendMapsMessage(message).build())
             .build();
     }
 
