@@ -158,7 +158,8 @@ public final class OkoNorthbound implements AutoCloseable {
                     }
                 }
             }));
-        registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class, sendMaps::onMessage));
+        registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class,
+            sendMapsReplay::onMessage));
         registrations.add(sendMaps::close);
         registrations.add(rpcProvider.registerRpcImplementations(
             new OkoRpcs(broker, resolver, installer, loaded, client, support, ownership::isOwned, member,

@@ -47,6 +47,11 @@ public interface SwitchEvents {
             }
 
             @Override
+            public void switchMastered(final String node) {
+                list.forEach(listener -> listener.switchMastered(node));
+            }
+
+            @Override
             public void switchReady(final String node) {
                 list.forEach(listener -> listener.switchReady(node));
             }
@@ -63,6 +68,14 @@ public interface SwitchEvents {
 
     /** A program was unloaded from a switch; with {@code force} the switch deleted the rules that named it. */
     void programUnloaded(String node, long progId, boolean force);
+
+    /**
+     * A switch became mastered here, before anything is sent to it (openflowplugin's reconciliation, or its
+     * becoming owner when reconciliation is off).
+     */
+    default void switchMastered(final String node) {
+        // nothing to do by default
+    }
 
     /** A switch mastered here has its configured programs: the forwarding rules manager pushes its flows next. */
     void switchReady(String node);

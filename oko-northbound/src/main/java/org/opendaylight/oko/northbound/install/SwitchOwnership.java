@@ -84,6 +84,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         owned.add(node);
         loaded.forgetSwitch(node);
         reconciled.add(node);
+        events.switchMastered(node);
         LOG.info("{}: asking whether it speaks Oko, then loading its configured programs before its flows", node);
         return Futures.transform(probeThenSync(node), ignored -> Boolean.TRUE, MoreExecutors.directExecutor());
     }
@@ -115,6 +116,7 @@ public final class SwitchOwnership implements MastershipChangeService, Reconcili
         state.mastered(node, member);
         if (reconciled.add(node)) {
             // Reconciliation did not run for it (the framework is off): load its programs now.
+            events.switchMastered(node);
             loaded.forgetSwitch(node);
             probeThenSync(node);
         }

@@ -14,8 +14,11 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
@@ -23,26 +26,39 @@ import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.install.SwitchEvents;
 import org.opendaylight.oko.northbound.switchio.SwitchClient;
 import org.opendaylight.oko.northbound.switchio.SwitchException;
+import org.opendaylight.oko.openflowjava.notification.NodeRefs;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.experimenter.message.service.rev151020.ExperimenterMessageFromDev;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.experimenter.message.from.dev.experimenter.message.of.choice.OkoSendMapsSal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.Program;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a switch's new master missed of its SEND_MAPS events: while a cluster member takes a switch over,
- * openflowplugin drops the switch's experimenter messages (until the device is fully mastered), and a master that
- * was killed recorded nothing in its last moments. So when a switch mastered here has its programs (a connection
- * or a takeover), each program's events after the last one the operational datastore records are asked for again
- * (REPLAY_MAPS, docs/protocol.md 5.7; all retained events when none is recorded) and handed to the
- * {@link SendMapsCollector}, which records those it has not recorded yet. What the switch no longer retains is
- * logged as lost.
+ * What a switch's new master missed of its SEND_MAPS events: a master that was killed recorded nothing in its last
+ * moments, nobody receives the events a switch sends while no member masters it, and while a member takes a switch
+ * over, openflowplugin drops the switch's experimenter messages until the device is fully mastered (its initial
+ * statistics are in), well after Oko has loaded the programs. So when a switch becomes mastered here, the last
+ * event-id the operational datastore records for each of its programs is read (the baseline: what the previous
+ * master recorded), and the switch is asked for the events after it (REPLAY_MAPS, docs/protocol.md 5.7; all it
+ * retains when nothing is recorded) twice: when the switch has its programs, and when the program's first event
+ * arrives live (from then on nothing is dropped, so that answer covers the whole gap). The
+ * {@link SendMapsCollector} records each event once. What the switch no longer retains is logged as lost.
  */
 public final class SendMapsReplay implements SwitchEvents {
     private static final Logger LOG = LoggerFactory.getLogger(SendMapsReplay.class);
+
+    private record ProgramKey(String node, long progId) {
+    }
 
     private final DataBroker broker;
     private final SwitchClient client;
     private final SendMapsCollector collector;
     private final LoadedPrograms loaded;
+    /** Per switch mastered here, the newest event-id recorded per program when it became mastered here. */
+    private final Map<String, ListenableFuture<Map<Long, Long>>> baselines = new ConcurrentHashMap<>();
+    /** The programs whose events arrived live since their switch became mastered here. */
+    private final Set<ProgramKey> live = ConcurrentHashMap.newKeySet();
 
     public SendMapsReplay(final DataBroker broker, final SwitchClient client, final SendMapsCollector collector,
             final LoadedPrograms loaded) {
@@ -52,36 +68,61 @@ public final class SendMapsReplay implements SwitchEvents {
         this.loaded = requireNonNull(loaded);
     }
 
+    /** A SEND_MAPS fragment from a switch (experimenter-message-from-dev): recorded, after a catch-up if first. */
+    public void onMessage(final ExperimenterMessageFromDev message) {
+        if (message.getExperimenterMessageOfChoice() instanceof OkoSendMapsSal sal
+                && sal.getOkoSendMapsMessage() != null) {
+            final String node = NodeRefs.nodeId(message.getNode());
+            if (node != null && baselines.containsKey(node)) {
+                final long progId = sal.getOkoSendMapsMessage().getProgId().getValue().toJava();
+                if (live.add(new ProgramKey(node, progId))) {
+                    catchUp(node, progId);
+                }
+            }
+        }
+        collector.onMessage(message);
+    }
+
     /** Asks the switch for the events of each of its programs that nobody recorded; completes when all are in. */
     public ListenableFuture<List<Integer>> catchUp(final String node) {
         final List<ListenableFuture<Integer>> programs = new ArrayList<>();
         for (long progId : loaded.onSwitch(node).keySet()) {
-            programs.add(Futures.transformAsync(lastRecorded(node, progId),
-                last -> replay(node, progId, last.orElse(null)), MoreExecutors.directExecutor()));
+            programs.add(catchUp(node, progId));
         }
         return Futures.successfulAsList(programs);
     }
 
-    /** The newest event id among the program's received maps in the operational datastore. */
-    private ListenableFuture<Optional<Long>> lastRecorded(final String node, final long progId) {
+    private ListenableFuture<Integer> catchUp(final String node, final long progId) {
+        return Futures.transformAsync(baselines.computeIfAbsent(node, this::readBaselines),
+            baseline -> replay(node, progId, baseline.get(progId)), MoreExecutors.directExecutor());
+    }
+
+    /** Per program of the switch, the newest event-id among its received maps in the operational datastore. */
+    private ListenableFuture<Map<Long, Long>> readBaselines(final String node) {
         try (var tx = broker.newReadOnlyTransaction()) {
-            return Futures.transform(tx.read(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(node,
-                progId)), program -> program.map(SendMapsReplay::newest).orElse(Optional.empty()),
-                MoreExecutors.directExecutor());
+            return Futures.catching(Futures.transform(
+                tx.read(LogicalDatastoreType.OPERATIONAL, OperationalState.switchPath(node)),
+                entry -> entry.map(SendMapsReplay::newest).orElse(Map.of()), MoreExecutors.directExecutor()),
+                Exception.class, cause -> {
+                    LOG.warn("{}: cannot read which SEND_MAPS events were recorded; asking for all retained", node,
+                        cause);
+                    return Map.of();
+                }, MoreExecutors.directExecutor());
         }
     }
 
-    private static Optional<Long> newest(final Program program) {
-        Long newest = null;
-        for (var map : program.nonnullReceivedMap().values()) {
-            if (map.getEventId() != null) {
-                final long id = map.getEventId().toJava();
-                if (newest == null || SendMapsCollector.after(id, newest)) {
-                    newest = id;
+    private static Map<Long, Long> newest(final Switch entry) {
+        final Map<Long, Long> newest = new HashMap<>();
+        for (Program program : entry.nonnullProgram().values()) {
+            for (var map : program.nonnullReceivedMap().values()) {
+                if (map.getEventId() != null) {
+                    final long id = map.getEventId().toJava();
+                    newest.merge(program.getProgramId().getValue().toJava(), id,
+                        (a, b) -> SendMapsCollector.after(b, a) ? b : a);
                 }
             }
         }
-        return Optional.ofNullable(newest);
+        return newest;
     }
 
     private ListenableFuture<Integer> replay(final String node, final long progId, final Long after) {
@@ -148,12 +189,20 @@ public final class SendMapsReplay implements SwitchEvents {
     }
 
     @Override
+    public void switchMastered(final String node) {
+        live.removeIf(key -> key.node().equals(node));
+        baselines.put(node, readBaselines(node));
+    }
+
+    @Override
     public void switchReady(final String node) {
         catchUp(node);
     }
 
     @Override
     public void switchForgotten(final String node) {
+        baselines.remove(node);
+        live.removeIf(key -> key.node().equals(node));
         collector.forgetSwitch(node);
     }
 }

@@ -196,6 +196,29 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
         awaitNotifications(6);
     }
 
+    @Test
+    void firstLiveEventAfterATakeoverFetchesWhatOpenflowpluginDroppedBeforeIt() throws Exception {
+        collector.onMessage(fragment(41, 0, true, counterEntry(41)));
+        awaitEvent(41);
+        awaitNotifications(1);
+        final var client = new FakeSwitchClient();
+        final var replay = new SendMapsReplay(getDataBroker(), client, collector, new LoadedPrograms());
+        // Taken over: the baseline (41) is read before anything arrives. 42-44 were dropped while openflowplugin
+        // finished the takeover; 45 is the first to arrive live.
+        replay.switchMastered(NODE);
+        client.replays = (progId, after) -> after != null && after == 41 ? new SwitchClient.Replay(46, List.of(
+            message(42, 0, true, counterEntry(42)), message(43, 0, true, counterEntry(43)),
+            message(44, 0, true, counterEntry(44)), message(45, 0, true, counterEntry(45))))
+            : fail("asked after " + after);
+        replay.onMessage(fragment(45, 0, true, counterEntry(45)));
+        replay.onMessage(fragment(46, 0, true, counterEntry(46)));
+        awaitNotifications(6);
+        assertEquals(List.of(41L, 42L, 43L, 44L, 45L, 46L),
+            eventIds().stream().map(Uint32::toJava).sorted().toList());
+        assertEquals(List.of(NODE + " replay " + PROG_ID + " after 41"), client.sent);
+        assertEquals(46, awaitEvent(46).getEventId().toJava());
+    }
+
     private List<Uint32> eventIds() {
         return notifications.stream().map(MapsReceived::getEventId).toList();
     }
