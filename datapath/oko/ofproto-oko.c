@@ -72,7 +72,7 @@ struct oko_prog {
      * switch over) asks for them.  Main thread only, oldest first. */
     struct ovs_list retained;       /* Contains "struct oko_retained_event"s. */
     size_t n_retained;
-    size_t retained_bytes;          /* Their map entries' bytes. */
+    size_t retained_bytes;          /* Their memory: entries and bookkeeping. */
 
     /* SHA-256 of the ELF object the running program was loaded from
      * (PROG_STATS, docs/protocol.md 4.3): a controller that takes the switch
@@ -100,7 +100,7 @@ struct oko_send_request {
 struct oko_retained_event {
     struct ovs_list list_node;      /* In oko_prog's 'retained'. */
     struct oko_send_maps_event event;
-    size_t bytes;                   /* Entries' bytes, all maps. */
+    size_t bytes;                   /* Memory it holds, entries and all. */
     size_t n_maps;
     struct oko_map_contents *maps;
     struct ofpbuf *bufs;
@@ -108,9 +108,11 @@ struct oko_retained_event {
 
 /* What a program retains: at the rate limit, 256 events are the last 25.6
  * seconds, long enough for a cluster's failover; 1 MiB bounds the memory
- * of a program that sends large maps. */
+ * of a program that sends large maps, and 16 MiB that of a bridge with many
+ * such programs (a program whose event does not fit drops its own oldest). */
 #define OKO_RETAIN_EVENTS 256
 #define OKO_RETAIN_BYTES (1024 * 1024)
+#define OKO_RETAIN_BRIDGE_BYTES (16 * 1024 * 1024)
 
 /* How many rules name a program id (whether or not it is loaded: a forced
  * unload leaves rules behind, and they count again when the id is loaded
@@ -134,6 +136,9 @@ struct oko_ofproto {
     struct guarded_list send_requests;
     struct seq *send_seq;
     uint64_t send_seq_seen;
+
+    /* Memory of every program's retained SEND_MAPS events (main thread). */
+    size_t retained_bytes;
 };
 
 /* Every bridge that has had a program, for oko/show. */
@@ -357,6 +362,7 @@ handle_unload_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct 
     }
     cmap_remove(&oko->progs, &prog->node, hash_int(prog->id, 0));
     oko->n_progs--;
+    oko->retained_bytes -= prog->retained_bytes;     /* Freed with 'prog'. */
     ovsrcu_postpone(prog_destroy_cb, prog);
     translations_changed(ofproto);
     VLOG_INFO("%s: unloaded program %"PRIu32, ofproto->name, m.prog_id);
@@ -734,6 +740,10 @@ ofproto_oko_get_memory_usage(const struct ofproto *ofproto, struct simap *usage)
     }
     simap_increase(usage, "oko-programs", oko->n_progs);
     simap_increase(usage, "oko-map-kB", DIV_ROUND_UP(bytes, 1024));
+    if (oko->retained_bytes) {
+        /* SEND_MAPS events kept for REPLAY_MAPS. */
+        simap_increase(usage, "oko-send-maps-kB", DIV_ROUND_UP(oko->retained_bytes, 1024));
+    }
 }
 
 void
@@ -1064,10 +1074,14 @@ encode_send_maps(enum ofp_version version, struct ovs_list *msgs, void *aux_)
  * budget is not kept: a controller that asks for it sees the gap in the
  * event ids. */
 static void
-retain_event(struct oko_prog *prog, const struct oko_send_maps_event *event,
+retain_event(struct oko_ofproto *oko, struct oko_prog *prog,
+             const struct oko_send_maps_event *event,
              const struct oko_map_contents *contents, struct ofpbuf *bufs, size_t n)
 {
-    size_t bytes = 0;
+    /* What the event keeps in memory: its entries (trimmed below) and its
+     * bookkeeping, so that the budget bounds the memory itself. */
+    size_t bytes = sizeof(struct oko_retained_event)
+                   + n * (sizeof(struct oko_map_contents) + sizeof(struct ofpbuf));
     for (size_t i = 0; i < n; i++) {
         bytes += bufs[i].size;
     }
@@ -1091,13 +1105,16 @@ retain_event(struct oko_prog *prog, const struct oko_send_maps_event *event,
     ovs_list_push_back(&prog->retained, &r->list_node);
     prog->n_retained++;
     prog->retained_bytes += bytes;
+    oko->retained_bytes += bytes;
 
-    while (prog->n_retained > OKO_RETAIN_EVENTS || prog->retained_bytes > OKO_RETAIN_BYTES) {
+    while (prog->n_retained > OKO_RETAIN_EVENTS || prog->retained_bytes > OKO_RETAIN_BYTES
+           || oko->retained_bytes > OKO_RETAIN_BRIDGE_BYTES) {
         struct oko_retained_event *oldest;
         oldest = CONTAINER_OF(ovs_list_pop_front(&prog->retained),
                               struct oko_retained_event, list_node);
         prog->n_retained--;
         prog->retained_bytes -= oldest->bytes;
+        oko->retained_bytes -= oldest->bytes;
         retained_event_destroy(oldest);
     }
 }
@@ -1124,7 +1141,7 @@ send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
     };
     struct send_maps_aux aux = { .event = &event, .contents = contents, .n = n };
     connmgr_send_oko_async(ofproto->connmgr, encode_send_maps, &aux);
-    retain_event(prog, &event, contents, bufs, n);
+    retain_event(ofproto->oko, prog, &event, contents, bufs, n);
 }
 
 void
