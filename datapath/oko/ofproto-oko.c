@@ -495,6 +495,36 @@ collect_entry(const void *key, uint32_t key_size, const void *value, uint32_t va
     return 0;
 }
 
+/* The key and value sizes of map 'd''s entries in map sections
+ * (docs/protocol.md 5.4): sketches and arrays are keyed by a u32 cell or
+ * index, a bloom cell is a u64 word. */
+static void
+wire_sizes(const struct oko_map_decl *d, uint32_t *key_size, uint32_t *value_size)
+{
+    bool sketch = d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN;
+    *key_size = sketch || d->type == MAP_ARRAY ? 4 : d->key_size;
+    *value_size = d->type == MAP_BLOOM ? 8 : d->value_size;
+}
+
+/* The first map 'mask' selects whose entries are too large for any message
+ * that carries entries, or -1.  (A map may hold values up to 65536 bytes for
+ * the program's own use; it cannot be sent.) */
+static int
+oversized_map(const struct oko_filter *filter, uint64_t mask)
+{
+    for (size_t i = 0; i < filter->prog.n_maps && i < 64; i++) {
+        uint32_t key_size, value_size;
+        if (!(mask & (UINT64_C(1) << i))) {
+            continue;
+        }
+        wire_sizes(&filter->prog.maps[i], &key_size, &value_size);
+        if ((uint64_t) key_size + value_size > OKO_MAX_ENTRY_LEN) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 /* Copies the entries of each map of 'filter' that 'mask' selects, as the
  * wire carries them, into 'bufs' (the caller uninits them) described by
  * 'contents'.  Returns how many maps were copied. */
@@ -509,16 +539,18 @@ snapshot_maps(const struct oko_filter *filter, uint64_t mask,
             continue;
         }
         const struct oko_map_decl *d = &filter->prog.maps[i];
-        bool sketch = d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN;
         ofpbuf_init(&bufs[n], 0);
         oko_epoch_enter();
         oko_map_foreach(filter->maps[i], collect_entry, &bufs[n]);
         oko_epoch_exit();
         struct oko_map_contents *c = &contents[n];
+        uint32_t key_size, value_size;
+        wire_sizes(d, &key_size, &value_size);
+        ovs_assert(key_size + value_size <= OKO_MAX_ENTRY_LEN);   /* oversized_map() */
         c->map_index = i;
         c->map_type = d->type;
-        c->key_size = sketch || d->type == MAP_ARRAY ? 4 : d->key_size;
-        c->value_size = d->type == MAP_BLOOM ? 8 : d->value_size;
+        c->key_size = key_size;
+        c->value_size = value_size;
         c->n_entries = bufs[n].size / (c->key_size + c->value_size);
         c->entries = bufs[n].data;
         n++;
@@ -549,6 +581,13 @@ handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct of
         return OFPERR_OKO_BAD_MAP_INDEX;
     }
     uint64_t mask = m.map_mask ? m.map_mask : all;
+    int big = oversized_map(filter, mask);
+    if (big >= 0) {
+        ds_put_format(why, "map %d's entries are %"PRIu32" + %"PRIu32" bytes; a message carries "
+                      "entries of at most %d bytes", big, filter->prog.maps[big].key_size,
+                      filter->prog.maps[big].value_size, OKO_MAX_ENTRY_LEN);
+        return OFPERR_OKO_UNSUPPORTED;
+    }
 
     /* Copy each selected map's entries (as the wire carries them), then
      * pack them into replies. */
@@ -934,6 +973,17 @@ ofproto_oko_check_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mo
                                              fm->filter_prog, n_maps,
                                              send_maps->map_mask));
         }
+        const struct oko_filter *filter = prog_filter(prog);
+        int big = oversized_map(filter, send_maps->map_mask);
+        if (big >= 0) {
+            return refuse_flow_mod(oko, OFPERR_OKO_UNSUPPORTED,
+                                   xasprintf("send_maps: map %d's entries are %"PRIu32" + "
+                                             "%"PRIu32" bytes; a message carries entries "
+                                             "of at most %d bytes", big,
+                                             filter->prog.maps[big].key_size,
+                                             filter->prog.maps[big].value_size,
+                                             OKO_MAX_ENTRY_LEN));
+        }
     }
     return 0;
 }
@@ -1127,6 +1177,14 @@ send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
         return;                         /* Unloaded meanwhile. */
     }
 
+    int big = oversized_map(prog_filter(prog), request->map_mask);
+    if (big >= 0) {
+        /* The rule was accepted for the program this one replaced. */
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+        VLOG_WARN_RL(&rl, "%s: program %"PRIu32": send_maps of map %d not sent: its entries "
+                     "are larger than a message carries", ofproto->name, request->prog_id, big);
+        return;
+    }
     struct oko_map_contents contents[64];
     struct ofpbuf bufs[64];
     size_t n = snapshot_maps(prog_filter(prog), request->map_mask, contents, bufs);

@@ -158,6 +158,12 @@ bool oko_try_pull_filter_prog_oxm(struct ofpbuf *b, uint32_t *prog_id,
 enum ofperr oko_decode_send_maps_action(const void *action, size_t size, uint64_t *map_mask);
 void oko_put_send_maps_action(struct ofpbuf *b, uint64_t map_mask);
 
+/* The largest entry (key and value, as map sections carry them) that fits
+ * every message carrying entries: a REPLAY_MAPS reply has 64 bytes of
+ * headers before its first section, a section header is 16 bytes, and a
+ * section is padded to 8 (docs/protocol.md 2). */
+#define OKO_MAX_ENTRY_LEN (((UINT16_MAX - 64 - 16) / 8) * 8)
+
 /* The contents of one map as they travel in map sections
  * (docs/protocol.md 5.4): 'n_entries' x (key, value), packed. */
 struct oko_map_contents {
