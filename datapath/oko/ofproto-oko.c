@@ -1157,8 +1157,12 @@ retain_event(struct oko_ofproto *oko, struct oko_prog *prog,
     prog->retained_bytes += bytes;
     oko->retained_bytes += bytes;
 
+    /* The bridge was within its budget before this event, which is within the
+     * program's: dropping this program's events (this one last) gets both
+     * back within theirs before the list runs empty. */
     while (prog->n_retained > OKO_RETAIN_EVENTS || prog->retained_bytes > OKO_RETAIN_BYTES
            || oko->retained_bytes > OKO_RETAIN_BRIDGE_BYTES) {
+        ovs_assert(!ovs_list_is_empty(&prog->retained));
         struct oko_retained_event *oldest;
         oldest = CONTAINER_OF(ovs_list_pop_front(&prog->retained),
                               struct oko_retained_event, list_node);
@@ -1183,6 +1187,8 @@ send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
         VLOG_WARN_RL(&rl, "%s: program %"PRIu32": send_maps of map %d not sent: its entries "
                      "are larger than a message carries", ofproto->name, request->prog_id, big);
+        uint32_t orig;
+        atomic_add_relaxed(&prog->suppressed, 1, &orig);    /* The next event says so. */
         return;
     }
     struct oko_map_contents contents[64];

@@ -116,6 +116,18 @@ class Cluster:
                 pass
         return members
 
+    def configure(self, member, program_name, program, prog_id, flow):
+        """Through `member`'s RESTCONF: the program, the switch entry that installs it as `prog_id`, and the flow
+        that names it (three PUTs, as docs/northbound.md's steps)."""
+        base = self.restconf(member)
+        for url, body in ((f"{base}/data/oko:programs/program={program_name}", program),
+                          (f"{base}/data/oko:switches/switch={self.node_id}/program={prog_id}",
+                           {"oko:program": [{"program-id": prog_id, "program": program_name}]}),
+                          (f"{base}/data/opendaylight-inventory:nodes/node={self.node_id}"
+                           f"/flow-node-inventory:table=0/flow={flow['flow-node-inventory:flow'][0]['id']}", flow)):
+            r = requests.put(url, json=body, auth=AUTH, timeout=30)
+            assert r.status_code in (200, 201, 204), r.text
+
     def rpc(self, member, name, body):
         return requests.post(f"{self.restconf(member)}/operations/oko:{name}", json={"input": body}, auth=AUTH,
                              timeout=120)
@@ -176,14 +188,7 @@ def test_configuration_written_on_any_member_reaches_the_switch_once_from_its_ma
     master = wait_for(cluster.master, 60, "no member is named master of the switch by all members")
     writer = next(m for m in range(1, MEMBERS + 1) if m != master)
     start = len(cluster.ovs_log())
-    base = cluster.restconf(writer)
-    for url, body in ((f"{base}/data/oko:programs/program=kept", PROGRAM),
-                      (f"{base}/data/oko:switches/switch={cluster.node_id}/program={PROG_ID}",
-                       {"oko:program": [{"program-id": PROG_ID, "program": "kept"}]}),
-                      (f"{base}/data/opendaylight-inventory:nodes/node={cluster.node_id}"
-                       "/flow-node-inventory:table=0/flow=kept-flow", FLOW)):
-        r = requests.put(url, json=body, auth=AUTH, timeout=30)
-        assert r.status_code in (200, 201, 204), r.text
+    cluster.configure(writer, "kept", PROGRAM, PROG_ID, FLOW)
     for member in range(1, MEMBERS + 1):
         wait_for(lambda: cluster.status(member, PROG_ID) == "installed", 90,
                  f"member {member} does not say program {PROG_ID} is installed")
@@ -218,14 +223,7 @@ def test_kill_of_the_master_moves_the_switch_without_loading_anything_again(clus
     assert r.status_code == 204, r.text
 
     # SEND_MAPS events flow through the failover, each member's maps-received stream is watched.
-    base = cluster.restconf(survivor)
-    for url, body in ((f"{base}/data/oko:programs/program=events", EVENTS_PROGRAM),
-                      (f"{base}/data/oko:switches/switch={cluster.node_id}/program={EVENTS_PROG_ID}",
-                       {"oko:program": [{"program-id": EVENTS_PROG_ID, "program": "events"}]}),
-                      (f"{base}/data/opendaylight-inventory:nodes/node={cluster.node_id}"
-                       "/flow-node-inventory:table=0/flow=events-flow", EVENTS_FLOW)):
-        r = requests.put(url, json=body, auth=AUTH, timeout=30)
-        assert r.status_code in (200, 201, 204), r.text
+    cluster.configure(survivor, "events", EVENTS_PROGRAM, EVENTS_PROG_ID, EVENTS_FLOW)
     wait_for(lambda: "filter_prog=33" in cluster.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {cluster.bridge}").stdout,
              60, "the flow sending events is not on the switch")
     subscribers = {m: MapsReceivedSubscriber(cluster.restconf(m), AUTH, until=None, silence=300)

@@ -115,7 +115,7 @@ public final class OkoNorthbound implements AutoCloseable {
         final var flows = new FilterFlows(client, loaded, state, support, pool, SWITCH_TIMEOUT_MILLIS,
             FilterFlows.RECENT_INSTALL_NANOS);
         final var sendMaps = new SendMapsCollector(broker, notificationPublisher, loaded);
-        final var sendMapsReplay = new SendMapsReplay(broker, client, sendMaps, loaded);
+        final var sendMapsReplay = new SendMapsReplay(broker, client, sendMaps, loaded, timer);
         final var events = SwitchEvents.all(flows, sendMapsReplay);
         final var installer = new ProgramInstaller(client, loaded, state, events);
         final var sync = new SwitchSync(broker, resolver, installer, loaded, state, support, pool,

@@ -52,10 +52,10 @@ import org.slf4j.LoggerFactory;
  * fragments do not arrive in order (a notification dropped under load) is discarded, with a log line.
  *
  * <p>Each event is recorded once: the ids recorded lately per switch and program are remembered, and an event that
- * comes again (sent live and then replayed) is dropped. An event older than the newest recorded (a replayed one
- * that the new master missed while newer ones arrived live) is published but does not overwrite the newer maps in
- * the datastore. Event ids compare in serial number arithmetic (docs/protocol.md 5.7), so the wrap at 2^32 is no
- * step back.
+ * comes again (sent live and then replayed) is dropped. A map of an event older than the one whose contents the
+ * datastore holds for that map (a replayed event that the new master missed while newer ones arrived live) is
+ * published but does not overwrite the newer contents. Event ids compare in serial number arithmetic
+ * (docs/protocol.md 5.7), so the wrap at 2^32 is no step back.
  *
  * <p>Events are written through one transaction chain, in arrival order: a switch can send events faster than
  * separate transactions commit, and separate transactions writing the same received-map fail each other's
@@ -79,7 +79,8 @@ public final class SendMapsCollector implements AutoCloseable {
     /** What was recorded of one program's events on one switch. */
     private static final class Stream {
         private final Set<Long> recent = new LinkedHashSet<>();
-        private Long newest;
+        /** Per map index, the event whose contents its received-map holds (rules may send different maps). */
+        private final Map<Integer, Long> newest = new HashMap<>();
     }
 
     private static final class Pending {
@@ -219,27 +220,28 @@ public final class SendMapsCollector implements AutoCloseable {
             oldest.next();
             oldest.remove();
         }
-        final boolean newest = stream.newest == null || after(eventId, stream.newest);
-        if (newest) {
-            stream.newest = eventId;
-        }
 
         final var program = loaded.get(node, progId);
         final var joined = MapContentsMapper.join(event.sections);
         final var receivedAt = OperationalState.now();
         final List<org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.maps.received.Map> maps =
             new ArrayList<>();
-        final List<ReceivedMap> received = new ArrayList<>();
+        final List<ReceivedMap> newer = new ArrayList<>();
         for (MapContentsMapper.JoinedMap map : joined) {
             final var contents = MapContentsMapper.contents(map, program);
-            received.add(new ReceivedMapBuilder(contents)
-                .setReceivedAt(receivedAt)
-                .setCookie(first.getCookie())
-                .setTableId(first.getTableId())
-                .setEventId(first.getEventId())
-                .setComplete(true)
-                .build());
             maps.add(new MapBuilder(contents).build());
+            final Long held = stream.newest.get(map.mapIndex());
+            if (held == null || after(eventId, held)) {
+                // Newer than what the datastore holds for this map (a replayed older event is published only).
+                stream.newest.put(map.mapIndex(), eventId);
+                newer.add(new ReceivedMapBuilder(contents)
+                    .setReceivedAt(receivedAt)
+                    .setCookie(first.getCookie())
+                    .setTableId(first.getTableId())
+                    .setEventId(first.getEventId())
+                    .setComplete(true)
+                    .build());
+            }
         }
         final var notification = new MapsReceivedBuilder()
             .setNode(new NodeId(node))
@@ -251,19 +253,19 @@ public final class SendMapsCollector implements AutoCloseable {
             .setSuppressed(first.getSuppressed())
             .setMap(BindingMap.ordered(maps))
             .build();
-        if (!newest) {
-            // Older than maps the datastore has already: subscribers get it, the datastore keeps the newer maps.
+        if (newer.isEmpty()) {
             publish(node, progId, notification);
             return true;
         }
 
         final var tx = chain().newWriteOnlyTransaction();
-        for (ReceivedMap map : received) {
+        for (ReceivedMap map : newer) {
             tx.put(LogicalDatastoreType.OPERATIONAL, OperationalState.programPath(node, progId).toBuilder()
                 .child(ReceivedMap.class, new ReceivedMapKey(map.getMapIndex())).build(), map);
         }
         // Published once the datastore has it: a master killed before its write lands does not leave subscribers
-        // with an event that its successor, reading the datastore, asks the switch for again.
+        // with an event that its successor, reading the datastore, asks the switch for again. An event whose write
+        // fails is not published, and may be recorded when the switch sends it again.
         tx.commit().addCallback(new FutureCallback<CommitInfo>() {
             @Override
             public void onSuccess(final CommitInfo result) {
@@ -274,10 +276,17 @@ public final class SendMapsCollector implements AutoCloseable {
             @Override
             public void onFailure(final Throwable cause) {
                 LOG.warn("{}: cannot record SEND_MAPS event {} of program {}", node, eventId, progId, cause);
-                publish(node, progId, notification);
+                notRecorded(node, progId, eventId);
             }
         }, MoreExecutors.directExecutor());
         return true;
+    }
+
+    private synchronized void notRecorded(final String node, final long progId, final long eventId) {
+        final Stream stream = streams.get(new StreamKey(node, progId));
+        if (stream != null) {
+            stream.recent.remove(eventId);
+        }
     }
 
     private void publish(final String node, final long progId, final MapsReceived notification) {

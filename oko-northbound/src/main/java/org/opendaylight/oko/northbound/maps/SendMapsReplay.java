@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.opendaylight.mdsal.binding.api.DataBroker;
 import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
 import org.opendaylight.oko.northbound.install.LoadedPrograms;
@@ -41,9 +43,10 @@ import org.slf4j.LoggerFactory;
  * statistics are in), well after Oko has loaded the programs. So when a switch becomes mastered here, the last
  * event-id the operational datastore records for each of its programs is read (the baseline: what the previous
  * master recorded), and the switch is asked for the events after it (REPLAY_MAPS, docs/protocol.md 5.7; all it
- * retains when nothing is recorded) twice: when the switch has its programs, and when the program's first event
- * arrives live (from then on nothing is dropped, so that answer covers the whole gap). The
- * {@link SendMapsCollector} records each event once. What the switch no longer retains is logged as lost.
+ * retains when nothing is recorded): when the switch has its programs, then 5, 15 and 30 s later for a program
+ * none of whose events has arrived live yet, and when the program's first event arrives live (from then on nothing
+ * is dropped, so that answer covers the whole gap). The {@link SendMapsCollector} records each event once. What
+ * the switch no longer retains is logged as lost.
  */
 public final class SendMapsReplay implements SwitchEvents {
     private static final Logger LOG = LoggerFactory.getLogger(SendMapsReplay.class);
@@ -51,21 +54,28 @@ public final class SendMapsReplay implements SwitchEvents {
     private record ProgramKey(String node, long progId) {
     }
 
+    /** Seconds after a switch has its programs at which a program with no live event yet is caught up again. */
+    private static final List<Integer> FOLLOW_UPS = List.of(5, 15, 30);
+
     private final DataBroker broker;
     private final SwitchClient client;
     private final SendMapsCollector collector;
     private final LoadedPrograms loaded;
+    private final ScheduledExecutorService timer;
     /** Per switch mastered here, the newest event-id recorded per program when it became mastered here. */
     private final Map<String, ListenableFuture<Map<Long, Long>>> baselines = new ConcurrentHashMap<>();
     /** The programs whose events arrived live since their switch became mastered here. */
     private final Set<ProgramKey> live = ConcurrentHashMap.newKeySet();
+    /** The programs the switch loaded anew since the baseline (their event ids started over): asked for all. */
+    private final Set<ProgramKey> startedOver = ConcurrentHashMap.newKeySet();
 
     public SendMapsReplay(final DataBroker broker, final SwitchClient client, final SendMapsCollector collector,
-            final LoadedPrograms loaded) {
+            final LoadedPrograms loaded, final ScheduledExecutorService timer) {
         this.broker = requireNonNull(broker);
         this.client = requireNonNull(client);
         this.collector = requireNonNull(collector);
         this.loaded = requireNonNull(loaded);
+        this.timer = requireNonNull(timer);
     }
 
     /** A SEND_MAPS fragment from a switch (experimenter-message-from-dev): recorded, after a catch-up if first. */
@@ -93,8 +103,22 @@ public final class SendMapsReplay implements SwitchEvents {
     }
 
     private ListenableFuture<Integer> catchUp(final String node, final long progId) {
-        return Futures.transformAsync(baselines.computeIfAbsent(node, this::readBaselines),
-            baseline -> replay(node, progId, baseline.get(progId)), MoreExecutors.directExecutor());
+        final var term = baselines.computeIfAbsent(node, this::readBaselines);
+        return Futures.transformAsync(term, baseline -> replay(node, progId,
+            startedOver.contains(new ProgramKey(node, progId)) ? null : baseline.get(progId), term),
+            MoreExecutors.directExecutor());
+    }
+
+    /** Catches up, again, the programs of the switch none of whose events has arrived live yet in this term. */
+    private void followUp(final String node, final ListenableFuture<Map<Long, Long>> term) {
+        if (baselines.get(node) != term) {
+            return;                 // no longer mastered here, or mastered anew
+        }
+        for (long progId : loaded.onSwitch(node).keySet()) {
+            if (!live.contains(new ProgramKey(node, progId))) {
+                catchUp(node, progId);
+            }
+        }
     }
 
     /** Per program of the switch, the newest event-id among its received maps in the operational datastore. */
@@ -125,21 +149,27 @@ public final class SendMapsReplay implements SwitchEvents {
         return newest;
     }
 
-    private ListenableFuture<Integer> replay(final String node, final long progId, final Long after) {
+    private ListenableFuture<Integer> replay(final String node, final long progId, final Long after,
+            final ListenableFuture<Map<Long, Long>> term) {
         final ListenableFuture<Integer> recorded = Futures.transformAsync(client.replayMaps(node, progId, after),
             answer -> {
+                if (baselines.get(node) != term) {
+                    // Mastership lost (or taken anew) meanwhile: what this member would record is not its to write.
+                    return Futures.immediateFuture(0);
+                }
                 final long next = answer.nextEventId();
                 if (after != null && !SendMapsCollector.after(next, after)) {
                     // The program's ids started again (the switch loaded it again since): all it has is new.
                     LOG.info("{}: program {} was loaded again since event {} was recorded (its next event is {}); "
                         + "asking for all the events it retains", node, progId, after, next);
-                    return replay(node, progId, null);
+                    startedOver.add(new ProgramKey(node, progId));
+                    return replay(node, progId, null, term);
                 }
                 final int count = collector.replayed(node, progId, answer.fragments());
                 final long lost = lost(after, next, answer);
                 if (lost > 0) {
-                    LOG.warn("{}: program {}: {} SEND_MAPS events after event {} are no longer retained by the "
-                        + "switch and are lost", node, progId, lost, after);
+                    LOG.warn("{}: program {}: {} SEND_MAPS events after {} are no longer retained by the switch and "
+                        + "are lost", node, progId, lost, after == null ? "the first it retains" : "event " + after);
                 }
                 if (count > 0 || lost > 0) {
                     LOG.info("{}: program {}: {} SEND_MAPS events nobody had recorded were sent again and recorded "
@@ -167,15 +197,24 @@ public final class SendMapsReplay implements SwitchEvents {
         return recorded;
     }
 
-    /** Events after {@code after} that the switch no longer retains (none can be known when nothing was). */
+    /**
+     * Events after {@code after} (or after the first one replayed, when all were asked for) that the switch no
+     * longer retains: the gaps in the ids it sent again, up to its next event.
+     */
     private static long lost(final Long after, final long next, final SwitchClient.Replay answer) {
-        if (after == null) {
-            return 0;
+        long expected = after == null ? -1 : (after + 1) & 0xFFFF_FFFFL;
+        long lost = 0;
+        for (var fragment : answer.fragments()) {
+            if (fragment.getFragment().toJava() != 0) {
+                continue;
+            }
+            final long id = fragment.getEventId().toJava();
+            if (expected >= 0) {
+                lost += Math.floorMod(id - expected, 1L << 32);
+            }
+            expected = (id + 1) & 0xFFFF_FFFFL;
         }
-        final long firstWanted = (after + 1) & 0xFFFF_FFFFL;
-        final long firstThere = answer.fragments().isEmpty() ? next
-            : answer.fragments().get(0).getEventId().toJava();
-        return Math.floorMod(firstThere - firstWanted, 1L << 32);
+        return expected < 0 ? 0 : lost + Math.floorMod(next - expected, 1L << 32);
     }
 
     @Override
@@ -191,18 +230,24 @@ public final class SendMapsReplay implements SwitchEvents {
     @Override
     public void switchMastered(final String node) {
         live.removeIf(key -> key.node().equals(node));
+        startedOver.removeIf(key -> key.node().equals(node));
         baselines.put(node, readBaselines(node));
     }
 
     @Override
     public void switchReady(final String node) {
+        final var term = baselines.computeIfAbsent(node, this::readBaselines);
         catchUp(node);
+        for (int delay : FOLLOW_UPS) {
+            timer.schedule(() -> followUp(node, term), delay, TimeUnit.SECONDS);
+        }
     }
 
     @Override
     public void switchForgotten(final String node) {
         baselines.remove(node);
         live.removeIf(key -> key.node().equals(node));
+        startedOver.removeIf(key -> key.node().equals(node));
         collector.forgetSwitch(node);
     }
 }

@@ -16,6 +16,8 @@ import com.google.common.util.concurrent.Futures;
 import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -64,6 +66,7 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
 
     private final List<MapsReceived> notifications = new CopyOnWriteArrayList<>();
     private SendMapsCollector collector;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -75,6 +78,7 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
 
     @AfterEach
     void tearDown() {
+        timer.shutdownNow();
         collector.close();
     }
 
@@ -168,7 +172,7 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
         final var client = new FakeSwitchClient();
         final var onSwitch = new LoadedPrograms();
         onSwitch.put(NODE, PROG_ID, new LoadedPrograms.Loaded(null, LoadedPrograms.Origin.CONFIG, "x"));
-        final var replay = new SendMapsReplay(getDataBroker(), client, collector, onSwitch);
+        final var replay = new SendMapsReplay(getDataBroker(), client, collector, onSwitch, timer);
 
         // Failover: the switch retains 42-44, which the previous master never recorded; 44 then arrives live too
         // (sent while openflowplugin finished taking the switch over).
@@ -194,6 +198,10 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
             client.sent);
         awaitEvent(1);
         awaitNotifications(6);
+        // Later catch-ups of this mastership ask for all too (event 44 of the old numbering means nothing now).
+        replay.catchUp(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(NODE + " replay " + PROG_ID + " all", client.sent.get(client.sent.size() - 1));
+        assertEquals(6, notifications.size());
     }
 
     @Test
@@ -202,7 +210,7 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
         awaitEvent(41);
         awaitNotifications(1);
         final var client = new FakeSwitchClient();
-        final var replay = new SendMapsReplay(getDataBroker(), client, collector, new LoadedPrograms());
+        final var replay = new SendMapsReplay(getDataBroker(), client, collector, new LoadedPrograms(), timer);
         // Taken over: the baseline (41) is read before anything arrives. 42-44 were dropped while openflowplugin
         // finished the takeover; 45 is the first to arrive live.
         replay.switchMastered(NODE);
@@ -219,6 +227,33 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(46, awaitEvent(46).getEventId().toJava());
     }
 
+    @Test
+    void anOlderEventStillWritesAMapNoNewerEventCarried() throws Exception {
+        // Two rules of one program send different maps: event 10 map 0 live, then event 9 (map 1) replayed.
+        collector.onMessage(fragment(10, 0, true, counterEntry(10)));
+        awaitEvent(10);
+        assertEquals(1, collector.replayed(NODE, PROG_ID, List.of(message(9, 0, true, counterEntry(9), 1))));
+        assertEquals(9, awaitEvent(9, 1).getEventId().toJava());
+        awaitNotifications(2);
+        assertEquals(10, awaitEvent(10).getEventId().toJava());
+    }
+
+    @Test
+    void aReplayAnsweredAfterMastershipWasLostRecordsNothing() throws Exception {
+        final var client = new FakeSwitchClient();
+        final var onSwitch = new LoadedPrograms();
+        onSwitch.put(NODE, PROG_ID, new LoadedPrograms.Loaded(null, LoadedPrograms.Origin.CONFIG, "x"));
+        final var replay = new SendMapsReplay(getDataBroker(), client, collector, onSwitch, timer);
+        replay.switchMastered(NODE);
+        client.replays = (progId, after) -> {
+            replay.switchForgotten(NODE);          // another member took the switch over meanwhile
+            return new SwitchClient.Replay(3, List.of(message(2, 0, true, counterEntry(2))));
+        };
+        assertEquals(List.of(0), replay.catchUp(NODE).get(10, TimeUnit.SECONDS));
+        Thread.sleep(200);
+        assertEquals(List.of(), notifications);
+    }
+
     private List<Uint32> eventIds() {
         return notifications.stream().map(MapsReceived::getEventId).toList();
     }
@@ -232,8 +267,12 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
     }
 
     private ReceivedMap awaitEvent(final long eventId) throws Exception {
+        return awaitEvent(eventId, 0);
+    }
+
+    private ReceivedMap awaitEvent(final long eventId, final int mapIndex) throws Exception {
         final var path = OperationalState.programPath(NODE, PROG_ID).toBuilder()
-            .child(ReceivedMap.class, new ReceivedMapKey(new MapIndex(Uint8.ZERO))).build();
+            .child(ReceivedMap.class, new ReceivedMapKey(new MapIndex(Uint8.valueOf(mapIndex)))).build();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         ReceivedMap stored = null;
         while (System.nanoTime() < deadline) {
@@ -268,8 +307,13 @@ class SendMapsCollectorTest extends AbstractConcurrentDataBrokerTest {
 
     private static OkoSendMapsMessage message(final long eventId, final int number, final boolean last,
             final EntryBuilder entry) {
+        return message(eventId, number, last, entry, 0);
+    }
+
+    private static OkoSendMapsMessage message(final long eventId, final int number, final boolean last,
+            final EntryBuilder entry, final int mapIndex) {
         final var section = new MapSectionBuilder()
-            .setMapIndex(new MapIndex(Uint8.ZERO))
+            .setMapIndex(new MapIndex(Uint8.valueOf(mapIndex)))
             .setMapType(MapType.Hash)
             .setKeySize(Uint16.valueOf(4))
             .setValueSize(Uint16.valueOf(8))
