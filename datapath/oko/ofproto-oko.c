@@ -173,6 +173,18 @@ prog_find(const struct oko_ofproto *oko, uint32_t id)
     return NULL;
 }
 
+/* The loaded program 'id' in '*progp', or OKO_UNKNOWN_PROG with a text. */
+static enum ofperr
+find_prog(struct ofproto *ofproto, uint32_t id, struct oko_prog **progp, struct ds *why)
+{
+    *progp = prog_find(oko_ofproto_get(ofproto), id);
+    if (!*progp) {
+        ds_put_format(why, "program %"PRIu32" is not loaded", id);
+        return OFPERR_OKO_UNKNOWN_PROG;
+    }
+    return 0;
+}
+
 static struct oko_instance *
 prog_inst(const struct oko_prog *prog)
 {
@@ -374,10 +386,10 @@ static enum ofperr
 find_map(struct ofproto *ofproto, uint32_t prog_id, unsigned int map_index,
          struct oko_filter **filterp, struct ds *why)
 {
-    struct oko_prog *prog = prog_find(oko_ofproto_get(ofproto), prog_id);
-    if (!prog) {
-        ds_put_format(why, "program %"PRIu32" is not loaded", prog_id);
-        return OFPERR_OKO_UNKNOWN_PROG;
+    struct oko_prog *prog;
+    enum ofperr error = find_prog(ofproto, prog_id, &prog, why);
+    if (error) {
+        return error;
     }
     *filterp = prog_filter(prog);
     if (map_index >= (*filterp)->prog.n_maps) {
@@ -567,10 +579,10 @@ handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct of
     if (error) {
         return error;
     }
-    struct oko_prog *prog = prog_find(oko_ofproto_get(ofproto), m.prog_id);
-    if (!prog) {
-        ds_put_format(why, "program %"PRIu32" is not loaded", m.prog_id);
-        return OFPERR_OKO_UNKNOWN_PROG;
+    struct oko_prog *prog;
+    error = find_prog(ofproto, m.prog_id, &prog, why);
+    if (error) {
+        return error;
     }
     struct oko_filter *filter = prog_filter(prog);
     size_t n_maps = filter->prog.n_maps;
@@ -695,10 +707,10 @@ handle_replay_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct 
     if (error) {
         return error;
     }
-    struct oko_prog *prog = prog_find(oko_ofproto_get(ofproto), m.prog_id);
-    if (!prog) {
-        ds_put_format(why, "program %"PRIu32" is not loaded", m.prog_id);
-        return OFPERR_OKO_UNKNOWN_PROG;
+    struct oko_prog *prog;
+    error = find_prog(ofproto, m.prog_id, &prog, why);
+    if (error) {
+        return error;
     }
 
     struct oko_replay_event *events = xmalloc(MAX(prog->n_retained, 1) * sizeof *events);

@@ -148,90 +148,80 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
 
     @Override
     public ListenableFuture<List<MapSection>> dumpMaps(final String node, final long progId, final long mapMask) {
-        final var input = new SendExperimenterMpRequestInputBuilder()
-            .setNode(nodeRef(node))
-            .setExperimenterMessageOfChoice(new OkoDumpMapsRequestSalBuilder().setOkoDumpMapsRequest(
-                new OkoDumpMapsRequestBuilder().setProgId(programId(progId)).setMapMask(Uint64.fromLongBits(mapMask))
-                    .build()).build())
-            .build();
-        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenterMpRequest.class).invoke(input)),
-            result -> {
-                if (!result.isSuccessful()) {
-                    return Futures.immediateFailedFuture(failure(node, result));
-                }
-                final List<MapSection> sections = new ArrayList<>();
-                for (var item : result.getResult().nonnullExperimenterCoreMessageItem()) {
-                    final ExperimenterMessageOfChoice choice = item.getExperimenterMessageOfChoice();
-                    if (!(choice instanceof OkoDumpMapsReplySal reply)) {
-                        continue;
+        return Futures.transform(multipart(node, new OkoDumpMapsRequestSalBuilder().setOkoDumpMapsRequest(
+            new OkoDumpMapsRequestBuilder().setProgId(programId(progId)).setMapMask(Uint64.fromLongBits(mapMask))
+                .build()).build()), replies -> {
+                    final List<MapSection> sections = new ArrayList<>();
+                    for (ExperimenterMessageOfChoice choice : replies) {
+                        if (!(choice instanceof OkoDumpMapsReplySal reply)) {
+                            continue;
+                        }
+                        for (var section : reply.getOkoDumpMapsReply().nonnullMapSection()) {
+                            sections.add(new MapSection(section.getMapIndex().getValue().intValue(),
+                                section.getMapType().getIntValue(), section.getKeySize().intValue(),
+                                section.getValueSize().intValue(), section.nonnullEntry().stream()
+                                    .map(e -> new Entry(e.getKey(), e.getValue() == null ? new byte[0] : e.getValue()))
+                                    .toList()));
+                        }
                     }
-                    for (var section : reply.getOkoDumpMapsReply().nonnullMapSection()) {
-                        sections.add(new MapSection(section.getMapIndex().getValue().intValue(),
-                            section.getMapType().getIntValue(), section.getKeySize().intValue(),
-                            section.getValueSize().intValue(), section.nonnullEntry().stream()
-                                .map(e -> new Entry(e.getKey(), e.getValue() == null ? new byte[0] : e.getValue()))
-                                .toList()));
-                    }
-                }
-                return Futures.immediateFuture(sections);
-            }, MoreExecutors.directExecutor());
+                    return sections;
+                }, MoreExecutors.directExecutor());
     }
 
     @Override
     public ListenableFuture<List<ProgramStatistics>> programStatistics(final String node, final long progId) {
-        final var input = new SendExperimenterMpRequestInputBuilder()
-            .setNode(nodeRef(node))
-            .setExperimenterMessageOfChoice(new OkoProgStatsRequestSalBuilder().setOkoProgStatsRequest(
-                new OkoProgStatsRequestBuilder().setProgId(Uint32.valueOf(progId)).build()).build())
-            .build();
-        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenterMpRequest.class).invoke(input)),
-            result -> {
-                if (!result.isSuccessful()) {
-                    return Futures.immediateFailedFuture(failure(node, result));
-                }
+        return Futures.transform(multipart(node, new OkoProgStatsRequestSalBuilder().setOkoProgStatsRequest(
+            new OkoProgStatsRequestBuilder().setProgId(Uint32.valueOf(progId)).build()).build()), replies -> {
                 final List<ProgramStatistics> programs = new ArrayList<>();
-                for (var item : result.getResult().nonnullExperimenterCoreMessageItem()) {
-                    if (item.getExperimenterMessageOfChoice() instanceof OkoProgStatsReplySal reply) {
+                for (ExperimenterMessageOfChoice choice : replies) {
+                    if (choice instanceof OkoProgStatsReplySal reply) {
                         reply.getOkoProgStatsReply().nonnullProgStats().forEach(p -> programs.add(statistics(p)));
                     }
                 }
-                return Futures.immediateFuture(programs);
+                return programs;
             }, MoreExecutors.directExecutor());
     }
 
     @Override
     public ListenableFuture<Replay> replayMaps(final String node, final long progId, final Long afterEventId) {
-        final var input = new SendExperimenterMpRequestInputBuilder()
-            .setNode(nodeRef(node))
-            .setExperimenterMessageOfChoice(new OkoReplayMapsRequestSalBuilder().setOkoReplayMapsRequest(
-                new OkoReplayMapsRequestBuilder()
-                    .setProgId(new ProgramId(Uint32.valueOf(progId)))
-                    .setAfterEventId(Uint32.valueOf(afterEventId == null ? 0 : afterEventId))
-                    .setAll(afterEventId == null)
-                    .build()).build())
-            .build();
-        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenterMpRequest.class).invoke(input)),
-            result -> {
-                if (!result.isSuccessful()) {
-                    return Futures.immediateFailedFuture(failure(node, result));
-                }
-                long next = -1;
-                final List<SendMaps> fragments = new ArrayList<>();
-                for (var item : result.getResult().nonnullExperimenterCoreMessageItem()) {
-                    if (item.getExperimenterMessageOfChoice() instanceof OkoReplayMapsReplySal sal) {
-                        final var reply = sal.getOkoReplayMapsReply();
-                        next = reply.requireNextEventId().toJava();
-                        if (reply.getEvent() != null) {
-                            fragments.add(reply.getEvent());
+        return Futures.transformAsync(multipart(node, new OkoReplayMapsRequestSalBuilder().setOkoReplayMapsRequest(
+            new OkoReplayMapsRequestBuilder()
+                .setProgId(programId(progId))
+                .setAfterEventId(Uint32.valueOf(afterEventId == null ? 0 : afterEventId))
+                .setAll(afterEventId == null)
+                .build()).build()), replies -> {
+                    long next = -1;
+                    final List<SendMaps> fragments = new ArrayList<>();
+                    for (ExperimenterMessageOfChoice choice : replies) {
+                        if (choice instanceof OkoReplayMapsReplySal sal) {
+                            final var reply = sal.getOkoReplayMapsReply();
+                            next = reply.requireNextEventId().toJava();
+                            if (reply.getEvent() != null) {
+                                fragments.add(reply.getEvent());
+                            }
                         }
                     }
-                }
-                if (next < 0) {
-                    return Futures.immediateFailedFuture(new SwitchException(
-                        node + ": REPLAY_MAPS answered without a reply", SwitchException.Kind.NO_ANSWER));
-                }
-                return Futures.immediateFuture(new Replay(next, fragments));
-            }, MoreExecutors.directExecutor());
+                    return next < 0 ? Futures.immediateFailedFuture(new SwitchException(
+                        node + ": REPLAY_MAPS answered without a reply", SwitchException.Kind.NO_ANSWER))
+                        : Futures.immediateFuture(new Replay(next, fragments));
+                }, MoreExecutors.directExecutor());
+    }
+
+    /**
+     * send-experimenter-mp-request: each reply message's item, in order. A request the switch refuses, or that
+     * gets no answer in time, fails the future with a {@link SwitchException}.
+     */
+    private ListenableFuture<List<ExperimenterMessageOfChoice>> multipart(final String node,
+            final ExperimenterMessageOfChoice request) {
+        final var input = new SendExperimenterMpRequestInputBuilder()
+            .setNode(nodeRef(node))
+            .setExperimenterMessageOfChoice(request)
+            .build();
+        return Futures.transformAsync(withTimeout(node, rpcs.getRpc(SendExperimenterMpRequest.class).invoke(input)),
+            result -> result.isSuccessful()
+                ? Futures.immediateFuture(result.getResult().nonnullExperimenterCoreMessageItem().stream()
+                    .map(item -> item.getExperimenterMessageOfChoice()).toList())
+                : Futures.immediateFailedFuture(failure(node, result)), MoreExecutors.directExecutor());
     }
 
     @Override
