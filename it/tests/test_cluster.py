@@ -169,12 +169,33 @@ def received(log, what):
 @pytest.fixture(scope="module")
 def cluster():
     c = Cluster()
-    # Fresh members, from an empty configuration: what an earlier run stored would be loaded before the first
-    # test looks.
-    for member in range(1, MEMBERS + 1):
-        shutil.rmtree(os.path.join(c.run_dir, f"karaf-{member}"), ignore_errors=True)
-    try:
+
+    def fresh_up():
+        # Fresh members, from an empty configuration: what an earlier run stored would be loaded before the first
+        # test looks.
+        for member in range(1, MEMBERS + 1):
+            shutil.rmtree(os.path.join(c.run_dir, f"karaf-{member}"), ignore_errors=True)
         c.up()
+    try:
+        try:
+            fresh_up()
+        except subprocess.CalledProcessError as failed:
+            # Seen twice in fresh-clone CI runs (2026-11-26): a member's RESTCONF did not take the generated admin
+            # password within up's 400 s (cause not known yet). Its log's last warnings go to the test's output and the whole
+            # start is kept in .run/cluster-start-failure; then the cluster starts once more from scratch.
+            kept = os.path.join(c.run_dir, "cluster-start-failure")
+            shutil.rmtree(kept, ignore_errors=True)
+            print(f"cluster start failed: {failed}\n{failed.stdout or ''}{failed.stderr or ''}", flush=True)
+            c.down()
+            for member in range(1, MEMBERS + 1):
+                log = os.path.join(c.run_dir, f"karaf-{member}", "data", "log", "karaf.log")
+                if os.path.exists(log):
+                    os.makedirs(kept, exist_ok=True)
+                    shutil.copy(log, os.path.join(kept, f"karaf-{member}.log"))
+                    with open(log, errors="replace") as f:
+                        warnings = [line for line in f if " WARN " in line or " ERROR " in line]
+                    print(f"karaf-{member}: last warnings:\n" + "".join(warnings[-15:]), flush=True)
+            fresh_up()
     except BaseException:
         c.down()
         raise
