@@ -181,8 +181,8 @@ def cluster():
             fresh_up()
         except subprocess.CalledProcessError as failed:
             # Seen twice in fresh-clone CI runs (2026-11-26): a member's RESTCONF did not take the generated admin
-            # password within up's 400 s (cause not known yet). Its log's last warnings go to the test's output and the whole
-            # start is kept in .run/cluster-start-failure; then the cluster starts once more from scratch.
+            # password within up's 400 s (cause not known yet). Its log's last warnings go to the test's output,
+            # the logs are kept in .run/cluster-start-failure, and the cluster starts once more from scratch.
             kept = os.path.join(c.run_dir, "cluster-start-failure")
             shutil.rmtree(kept, ignore_errors=True)
             print(f"cluster start failed: {failed}\n{failed.stdout or ''}{failed.stderr or ''}", flush=True)
