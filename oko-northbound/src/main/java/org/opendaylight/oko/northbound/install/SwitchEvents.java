@@ -7,6 +7,8 @@
  */
 package org.opendaylight.oko.northbound.install;
 
+import java.util.List;
+
 /** What happens to switches and their programs here, for those that act on it (the flows that name programs). */
 public interface SwitchEvents {
     /** Nobody listens. */
@@ -34,7 +36,7 @@ public interface SwitchEvents {
 
     /** Tells every one of {@code listeners}, in order. */
     static SwitchEvents all(final SwitchEvents... listeners) {
-        final var list = java.util.List.of(listeners);
+        final var list = List.of(listeners);
         return new SwitchEvents() {
             @Override
             public void programInstalled(final String node, final long progId) {
