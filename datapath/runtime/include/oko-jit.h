@@ -44,6 +44,37 @@ int oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
 
 void oko_jit_free(struct oko_jit *jit);
 
+/* A fused chain: several programs compiled into one function that runs
+ * them in order on one packet, with one stack, and compares each r0 with
+ * what the chain expects of it.  Returns the index of the first program
+ * whose r0 differs, with that r0 in '*r0', or the number of programs when
+ * every one gave its expected r0 ('*r0' untouched).  The programs after a
+ * refusal do not run.  The code embeds the programs' linked instructions
+ * (map addresses): it must not outlive them. */
+typedef uint64_t oko_jit_chain_fn(const void *pkt, uint64_t len, void *stack_top,
+                                  uint64_t *r0);
+
+#define OKO_JIT_CHAIN_MAX 64
+
+struct oko_jit_chain_link {
+    const struct oko_insn *insns;   /* linked, verified */
+    size_t n_insns;
+    uint64_t expect;                /* 0 to INT32_MAX */
+};
+
+struct oko_jit_chain {
+    oko_jit_chain_fn *fn;
+    void *code;                     /* mapping of 'size' bytes */
+    size_t size;
+};
+
+/* Compiles 'n' (1 to OKO_JIT_CHAIN_MAX) programs into one function.
+ * Returns 0, or an errno value with 'error' set (ENOTSUP without a JIT). */
+int oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
+                          struct oko_jit_chain *jit, char error[OKO_ERROR_MAX]);
+
+void oko_jit_chain_free(struct oko_jit_chain *jit);
+
 /* The address range the JIT maps code into when it can: the 16 MB below
  * the image this runtime is linked into, where helpers are in reach of a
  * direct call.  Returns 0 and the range, or -1 if there is none (no JIT, or

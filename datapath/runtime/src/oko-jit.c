@@ -50,6 +50,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -603,70 +604,113 @@ jump_cc(int op)
     }
 }
 
-/* What the prologue must set up: the callee-saved registers the program
- * touches, and padding that aligns rsp if it calls helpers.  The program's
- * stack is not here (see the top of this file). */
-struct frame {
-    uint8_t saved[6];
-    int n_saved;
-    int stack_bytes;                    /* subtracted from rsp: 0 or FRAME_PAD */
+/* What a program's code needs from the frame around it. */
+struct usage {
+    bool uses[11];                      /* BPF registers named */
+    bool calls;                         /* helper calls */
+    bool divides;                       /* div or mod (r12) */
 };
 
 static void
-plan_frame(const struct oko_insn *insns, size_t n, struct frame *fr)
+add_usage(const struct oko_insn *insns, size_t n, struct usage *u)
 {
-    bool uses[11] = { false }, calls = false, divides = false;
     for (size_t pc = 0; pc < n; pc++) {
         const struct oko_insn *insn = &insns[pc];
         int cls = insn->opcode & 0x07;
         int op = insn->opcode & 0xf0;
         if (insn->dst < 11) {
-            uses[insn->dst] = true;
+            u->uses[insn->dst] = true;
         }
         if (insn->src < 11) {
-            uses[insn->src] = true;
+            u->uses[insn->src] = true;
         }
-        calls |= (cls == CLASS_JMP) && op == OP_CALL;
-        divides |= (cls == CLASS_ALU || cls == CLASS_ALU64) && (op == 0x30 || op == 0x90);
+        u->calls |= (cls == CLASS_JMP) && op == OP_CALL;
+        u->divides |= (cls == CLASS_ALU || cls == CLASS_ALU64) && (op == 0x30 || op == 0x90);
         if (cls == CLASS_LD) {
             pc++;
         }
     }
+}
+
+/* What the prologue must set up: the callee-saved registers the code
+ * touches, 'n_args' argument registers kept on the native stack (a fused
+ * chain's), and padding that aligns rsp if the code calls helpers.  The
+ * program's stack is not here (see the top of this file). */
+struct frame {
+    uint8_t saved[6];
+    int n_saved;
+    int n_args;                         /* rdi, rsi, rcx pushed after 'saved' */
+    int stack_bytes;                    /* subtracted from rsp: 0 or FRAME_PAD */
+};
+
+static void
+plan_frame(const struct usage *u, int n_args, struct frame *fr)
+{
     fr->n_saved = 0;
-    if (uses[10]) {
+    if (u->uses[10]) {
         fr->saved[fr->n_saved++] = RBP;
     }
     static const struct { int bpf; uint8_t x86; } callee_saved[] = {
         { 6, RBX }, { 7, R13 }, { 8, R14 }, { 9, R15 },
     };
     for (size_t i = 0; i < 4; i++) {
-        if (uses[callee_saved[i].bpf]) {
+        if (u->uses[callee_saved[i].bpf]) {
             fr->saved[fr->n_saved++] = callee_saved[i].x86;
         }
     }
-    if (divides) {
+    if (u->divides) {
         fr->saved[fr->n_saved++] = R12;
     }
+    fr->n_args = n_args;
     /* At entry rsp = 8 (mod 16); helper calls need rsp = 0 (mod 16). */
-    fr->stack_bytes = calls && (8 + 8 * fr->n_saved) % 16 ? FRAME_PAD : 0;
+    fr->stack_bytes = u->calls && (8 + 8 * (fr->n_saved + n_args)) % 16 ? FRAME_PAD : 0;
 }
 
-static int
-emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
+static void
+emit_push(struct jit_state *s, int reg)
 {
-    struct frame fr;
-    plan_frame(insns, n, &fr);
-    for (int i = 0; i < fr.n_saved; i++) {
-        emit_rex(s, false, 0, fr.saved[i], false);
-        emit1(s, 0x50 + (fr.saved[i] & 7));         /* push */
+    emit_rex(s, false, 0, reg, false);
+    emit1(s, 0x50 + (reg & 7));
+}
+
+static void
+emit_prologue(struct jit_state *s, const struct frame *fr)
+{
+    static const uint8_t args[] = { RDI, RSI, RCX };
+    for (int i = 0; i < fr->n_saved; i++) {
+        emit_push(s, fr->saved[i]);
     }
-    if (fr.stack_bytes) {
-        emit_alu_ri(s, true, 5, RSP, fr.stack_bytes);
+    for (int i = 0; i < fr->n_args; i++) {
+        emit_push(s, args[i]);
     }
-    if (fr.n_saved && fr.saved[0] == RBP) {
+    if (fr->stack_bytes) {
+        emit_alu_ri(s, true, 5, RSP, fr->stack_bytes);
+    }
+    if (fr->n_saved && fr->saved[0] == RBP) {
         emit_mov_rr(s, true, RDX, RBP);             /* r10 = stack_top */
     }
+}
 
+static void
+emit_epilogue(struct jit_state *s, const struct frame *fr)
+{
+    int drop = fr->stack_bytes + 8 * fr->n_args;
+    if (drop) {
+        emit_alu_ri(s, true, 0, RSP, drop);
+    }
+    for (int i = fr->n_saved; i-- > 0;) {
+        emit_rex(s, false, 0, fr->saved[i], false);
+        emit1(s, 0x58 + (fr->saved[i] & 7));        /* pop */
+    }
+    emit1(s, 0xc3);
+}
+
+/* The instructions of one program.  Each "exit" continues at
+ * s->exit_offset (known in pass 2), the last one by falling through: the
+ * code right after the body must be that target. */
+static void
+emit_body(struct jit_state *s, const struct oko_insn *insns, size_t n)
+{
     for (size_t pc = 0; pc < n; pc++) {
         const struct oko_insn *insn = &insns[pc];
         int cls = insn->opcode & 0x07;
@@ -699,7 +743,7 @@ emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
         case CLASS_JMP32: {
             bool w = cls == CLASS_JMP;
             if (op == OP_EXIT) {
-                if (pc + 1 < n) {           /* the last one falls into the epilogue */
+                if (pc + 1 < n) {           /* the last one falls through */
                     emit_jmp(s, s->exit_offset);
                 }
                 break;
@@ -740,16 +784,103 @@ emit_program(struct jit_state *s, const struct oko_insn *insns, size_t n)
         }
         }
     }
-    /* Epilogue. */
+}
+
+/* A refusal stub: mov r11d, imm32 (6 bytes) and jmp rel32 (5). */
+#define CHAIN_STUB_BYTES 11
+
+/* What a compilation emits: one program, or a chain of them. */
+struct jit_source {
+    const struct oko_jit_chain_link *links;
+    size_t n_links;
+    bool chain;                         /* a fused chain, not one program */
+    size_t *link_exit;                  /* per link: its result check (chain) */
+};
+
+static int
+emit_program(struct jit_state *s, const struct jit_source *src)
+{
+    const struct oko_insn *insns = src->links[0].insns;
+    size_t n = src->links[0].n_insns;
+    struct usage u = { .calls = false };
+    struct frame fr;
+
+    add_usage(insns, n, &u);
+    plan_frame(&u, 0, &fr);
+    emit_prologue(s, &fr);
+    emit_body(s, insns, n);
     s->exit_offset = s->size;
-    if (fr.stack_bytes) {
-        emit_alu_ri(s, true, 0, RSP, fr.stack_bytes);
+    emit_epilogue(s, &fr);
+    return 0;
+}
+
+/* A fused chain (oko_jit_chain_fn): the programs' bodies one after the
+ * other in one frame, the union of what they need saved.  Between two
+ * programs only r1 and r2 are set again (from the arguments kept on the
+ * native stack): r10 stays the stack's top (no program writes it, helpers
+ * keep rbp) and a program reads no register it has not written, so what an
+ * earlier program leaves in r0 and r3-r9 is never read. */
+static int
+emit_chain(struct jit_state *s, const struct jit_source *src)
+{
+    struct usage u = { .calls = false };
+    struct frame fr;
+    size_t *offsets = s->insn_offset;
+
+    for (size_t i = 0; i < src->n_links; i++) {
+        add_usage(src->links[i].insns, src->links[i].n_insns, &u);
     }
-    for (int i = fr.n_saved; i-- > 0;) {
-        emit_rex(s, false, 0, fr.saved[i], false);
-        emit1(s, 0x58 + (fr.saved[i] & 7));         /* pop */
+    u.uses[1] = u.uses[2] = true;
+    plan_frame(&u, 3, &fr);
+    emit_prologue(s, &fr);
+
+    /* Where the arguments are, above the padding. */
+    int32_t r0_slot = fr.stack_bytes, len_slot = r0_slot + 8, pkt_slot = len_slot + 8;
+    size_t refuse = 0;                          /* the refusal stubs: pass 2 */
+    if (s->final) {
+        refuse = src->link_exit[src->n_links];
     }
-    emit1(s, 0xc3);
+    for (size_t i = 0; i < src->n_links; i++) {
+        const struct oko_jit_chain_link *link = &src->links[i];
+        if (i) {
+            emit_rex(s, true, RDI, RSP, false);
+            emit1(s, 0x8b);                     /* mov rdi, [rsp + pkt_slot] */
+            emit_modrm_mem(s, RDI, RSP, pkt_slot);
+            emit_rex(s, true, RSI, RSP, false);
+            emit1(s, 0x8b);                     /* mov rsi, [rsp + len_slot] */
+            emit_modrm_mem(s, RSI, RSP, len_slot);
+        }
+        s->exit_offset = src->link_exit[i];
+        emit_body(s, link->insns, link->n_insns);
+        s->insn_offset += link->n_insns + 1;
+        src->link_exit[i] = s->size;
+        emit_alu_ri(s, true, 7, RAX, (int32_t) link->expect);     /* cmp rax, expect */
+        emit_jcc(s, CC_NE, refuse + CHAIN_STUB_BYTES * i);
+    }
+    s->insn_offset = offsets;
+    emit_mov_ri(s, false, RAX, (int32_t) src->n_links);
+    size_t epilogue = s->size;
+    emit_epilogue(s, &fr);
+
+    /* Refusal i: r11 = i (stub i at refuse + CHAIN_STUB_BYTES i),
+     * then *r0 = rax and return i. */
+    src->link_exit[src->n_links] = s->size;
+    size_t common = s->size + CHAIN_STUB_BYTES * src->n_links;
+    for (size_t i = 0; i < src->n_links; i++) {
+        emit_rex(s, false, 0, R11, false);
+        emit1(s, 0xb8 + (R11 & 7));             /* mov r11d, i */
+        emit4(s, (uint32_t) i);
+        emit1(s, 0xe9);                         /* jmp common (rel32) */
+        emit4(s, (uint32_t) (common - (s->size + 4)));
+    }
+    emit_rex(s, true, RCX, RSP, false);
+    emit1(s, 0x8b);                             /* mov rcx, [rsp + r0_slot] */
+    emit_modrm_mem(s, RCX, RSP, r0_slot);
+    emit_rex(s, true, RAX, RCX, false);
+    emit1(s, 0x89);                             /* mov [rcx], rax */
+    emit_modrm_mem(s, RAX, RCX, 0);
+    emit_mov_rr(s, false, R11, RAX);            /* eax = r11d */
+    emit_jmp(s, epilogue);
     return 0;
 }
 
@@ -807,21 +938,27 @@ map_near_text(size_t size)
     return NULL;
 }
 
-/* Emits the program into a fresh mapping, near the helpers if 'near' (or
- * fails with EAGAIN if no such mapping exists or a helper is out of reach
- * from it), and makes it executable. */
+/* Emits the program or chain into a fresh mapping, near the helpers if
+ * 'near' (or fails with EAGAIN if no such mapping exists or a helper is out
+ * of reach from it), and makes it executable. */
 static int
-compile(const struct oko_insn *insns, size_t n, bool near, struct oko_jit *jit,
+compile(const struct jit_source *src, bool near, void **codep, size_t *sizep,
         char error[OKO_ERROR_MAX])
 {
     struct jit_state s = { .buf = NULL, .cap = 0, .near = near };
-    s.insn_offset = calloc(n + 1, sizeof *s.insn_offset);
+    size_t n_offsets = 0;
+    for (size_t i = 0; i < src->n_links; i++) {
+        n_offsets += src->links[i].n_insns + 1;
+    }
+    s.insn_offset = calloc(n_offsets, sizeof *s.insn_offset);
     if (!s.insn_offset) {
         snprintf(error, OKO_ERROR_MAX, "out of memory");
         return ENOMEM;
     }
+    int (*emit)(struct jit_state *, const struct jit_source *)
+        = src->chain ? emit_chain : emit_program;
     /* Pass 1: sizes and offsets. */
-    emit_program(&s, insns, n);
+    emit(&s, src);
     size_t size = s.size;
     size_t map_size = (size + 4095) & ~(size_t) 4095;
     void *code = near ? map_near_text(map_size)
@@ -840,7 +977,7 @@ compile(const struct oko_insn *insns, size_t n, bool near, struct oko_jit *jit,
     s.cap = size;
     s.size = 0;
     s.final = true;
-    emit_program(&s, insns, n);
+    emit(&s, src);
     free(s.insn_offset);
     if (s.out_of_reach) {
         munmap(code, map_size);
@@ -852,19 +989,68 @@ compile(const struct oko_insn *insns, size_t n, bool near, struct oko_jit *jit,
                  size, s.size);
         return EINVAL;
     }
-    jit->fn = (oko_jit_fn *) code;
-    jit->code = code;
-    jit->size = map_size;
+    *codep = code;
+    *sizep = map_size;
     return 0;
+}
+
+static int
+compile_anywhere(const struct jit_source *src, void **codep, size_t *sizep,
+                 char error[OKO_ERROR_MAX])
+{
+    int err = compile(src, true, codep, sizep, error);
+    return err == EAGAIN ? compile(src, false, codep, sizep, error) : err;
 }
 
 int
 oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
                 char error[OKO_ERROR_MAX])
 {
+    struct oko_jit_chain_link link = { .insns = insns, .n_insns = n, .expect = 0 };
+    struct jit_source src = { .links = &link, .n_links = 1, .chain = false };
+
     memset(jit, 0, sizeof *jit);
-    int err = compile(insns, n, true, jit, error);
-    return err == EAGAIN ? compile(insns, n, false, jit, error) : err;
+    int err = compile_anywhere(&src, &jit->code, &jit->size, error);
+    if (!err) {
+        jit->fn = (oko_jit_fn *) jit->code;
+    }
+    return err;
+}
+
+int
+oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
+                      struct oko_jit_chain *jit, char error[OKO_ERROR_MAX])
+{
+    memset(jit, 0, sizeof *jit);
+    if (!n || n > OKO_JIT_CHAIN_MAX) {
+        snprintf(error, OKO_ERROR_MAX, "JIT: a chain has 1 to %d programs, not %zu",
+                 OKO_JIT_CHAIN_MAX, n);
+        return EINVAL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (links[i].expect > INT32_MAX) {
+            snprintf(error, OKO_ERROR_MAX, "JIT: chain result %"PRIu64" out of range",
+                     links[i].expect);
+            return EINVAL;
+        }
+    }
+    size_t link_exit[OKO_JIT_CHAIN_MAX + 1] = { 0 };
+    struct jit_source src = { .links = links, .n_links = n, .chain = true,
+                              .link_exit = link_exit };
+    int err = compile_anywhere(&src, &jit->code, &jit->size, error);
+    if (!err) {
+        jit->fn = (oko_jit_chain_fn *) jit->code;
+    }
+    return err;
+}
+
+void
+oko_jit_chain_free(struct oko_jit_chain *jit)
+{
+    if (jit->code) {
+        munmap(jit->code, jit->size);
+        memset(jit, 0, sizeof *jit);
+    }
 }
 
 void
@@ -897,6 +1083,23 @@ oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
 
 void
 oko_jit_free(struct oko_jit *jit)
+{
+    (void) jit;
+}
+
+int
+oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
+                      struct oko_jit_chain *jit, char error[OKO_ERROR_MAX])
+{
+    (void) links;
+    (void) n;
+    memset(jit, 0, sizeof *jit);
+    snprintf(error, OKO_ERROR_MAX, "no JIT for this machine");
+    return ENOTSUP;
+}
+
+void
+oko_jit_chain_free(struct oko_jit_chain *jit)
 {
     (void) jit;
 }

@@ -1,6 +1,8 @@
 /* Unit tests of where the JIT puts its code (CUnit): near the runtime's
  * text, so that helper calls are direct, and anywhere when nothing near is
- * free, with the same results either way. */
+ * free, with the same results either way.  And of fused chains: one
+ * function running several programs gives what running them one by one
+ * gives. */
 #define _GNU_SOURCE
 #include <CUnit/Basic.h>
 #include <stdlib.h>
@@ -111,12 +113,199 @@ test_code_anywhere_when_nothing_near_is_free(void)
     oko_filter_destroy(filter);
 }
 
+/* ---- Fused chains ---- */
+
+/* Programs of the chain tests: stateless (reads the packet), stateful with
+ * helpers (count_by_proto), stateful without a packet read (first_packets,
+ * a limit of one), a constant (baseline), and bpf-to-bpf calls inlined
+ * (functions). */
+static const char *const chain_progs[] = {
+    "http_to_10_0_0_1.o", "count_by_proto.o", "first_packets.o", "baseline.o",
+    "functions.o",
+};
+#define N_CHAIN_PROGS (sizeof chain_progs / sizeof chain_progs[0])
+
+static void
+make_packet(uint8_t pkt[64], unsigned int seed)
+{
+    memset(pkt, 0, 64);
+    pkt[12] = 0x08;                             /* IPv4 */
+    pkt[14] = 0x45;
+    pkt[23] = seed % 3 ? IPPROTO_TCP : 17;
+    pkt[30] = 10;                               /* 10.0.0.1 or 10.0.0.2 */
+    pkt[33] = 1 + seed % 2;
+    pkt[36] = 0;
+    pkt[37] = seed % 5 ? 80 : 22;               /* dst port */
+}
+
+static uint64_t
+map_count(const struct oko_filter *filter, uint32_t key)
+{
+    oko_epoch_enter();
+    const uint64_t *v = oko_map_lookup(filter->maps[0], &key);
+    uint64_t count = v ? *v : 0;
+    oko_epoch_exit();
+    return count;
+}
+
+/* The reference: each program through its own JIT'd function, stopping at
+ * the first r0 that differs from what the chain expects. */
+static uint64_t
+run_one_by_one(struct oko_filter *const filters[], const uint64_t expect[], size_t n,
+               const void *pkt, uint64_t len, uint64_t *r0)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = oko_filter_run(filters[i], pkt, len);
+        if (r != expect[i]) {
+            *r0 = r;
+            return i;
+        }
+    }
+    return n;
+}
+
+static uint64_t
+run_fused(const struct oko_jit_chain *chain, const void *pkt, uint64_t len, uint64_t *r0)
+{
+    oko_epoch_enter();
+    uint64_t i = chain->fn(pkt, len, oko_stack_top(), r0);
+    oko_epoch_exit();
+    return i;
+}
+
+/* Two copies of every program (the same state at the start), one run one
+ * by one and one fused in chains of every length and order the seed picks:
+ * the same refusal index, the same r0, and the same map contents after 400
+ * packets. */
+static void
+test_chain_matches_one_by_one(void)
+{
+    struct oko_filter *ref[N_CHAIN_PROGS], *fused[N_CHAIN_PROGS];
+    for (size_t i = 0; i < N_CHAIN_PROGS; i++) {
+        ref[i] = load_jitted(chain_progs[i]);
+        fused[i] = load_jitted(chain_progs[i]);
+    }
+    unsigned int seed = 1;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + round % N_CHAIN_PROGS;
+        struct oko_filter *ref_chain[N_CHAIN_PROGS];
+        struct oko_jit_chain_link links[N_CHAIN_PROGS];
+        uint64_t expect[N_CHAIN_PROGS];
+        for (size_t i = 0; i < n; i++) {
+            size_t k = (i + round) % N_CHAIN_PROGS;
+            ref_chain[i] = ref[k];
+            expect[i] = (round >> i) & 1;
+            links[i] = (struct oko_jit_chain_link) {
+                .insns = fused[k]->code, .n_insns = fused[k]->prog.n_insns,
+                .expect = expect[i],
+            };
+        }
+        struct oko_jit_chain chain;
+        char error[OKO_ERROR_MAX];
+        CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, n, &chain, error), 0);
+        for (int p = 0; p < 10; p++) {
+            uint8_t pkt[64];
+            make_packet(pkt, seed = seed * 1103515245 + 12345);
+            uint64_t ref_r0 = 77, fused_r0 = 77;
+            uint64_t ref_i = run_one_by_one(ref_chain, expect, n, pkt, sizeof pkt, &ref_r0);
+            uint64_t fused_i = run_fused(&chain, pkt, sizeof pkt, &fused_r0);
+            CU_ASSERT_EQUAL(fused_i, ref_i);
+            CU_ASSERT_EQUAL(fused_r0, ref_r0);
+        }
+        oko_jit_chain_free(&chain);
+    }
+    /* count_by_proto's counts and first_packets's position agree. */
+    for (uint32_t proto = 0; proto < 256; proto++) {
+        CU_ASSERT_EQUAL(map_count(fused[1], proto), map_count(ref[1], proto));
+    }
+    CU_ASSERT_EQUAL(map_count(fused[2], 0), 0);   /* 'limit' (maps[0]) stays 0 */
+    for (size_t i = 0; i < N_CHAIN_PROGS; i++) {
+        oko_filter_destroy(ref[i]);
+        oko_filter_destroy(fused[i]);
+    }
+}
+
+/* A refusal stops the chain: the program after it does not run (its count
+ * stays), and the refusing program's r0 is reported. */
+static void
+test_chain_stops_at_refusal(void)
+{
+    struct oko_filter *http = load_jitted("http_to_10_0_0_1.o");
+    struct oko_filter *counter = load_jitted("count_by_proto.o");
+    struct oko_jit_chain_link links[] = {
+        { .insns = http->code, .n_insns = http->prog.n_insns, .expect = 1 },
+        { .insns = counter->code, .n_insns = counter->prog.n_insns, .expect = 1 },
+    };
+    struct oko_jit_chain chain;
+    char error[OKO_ERROR_MAX];
+    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, 2, &chain, error), 0);
+
+    uint8_t pkt[64];
+    make_packet(pkt, 0);                        /* UDP to 10.0.0.1: not HTTP */
+    uint64_t r0 = 77;
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 0);
+    CU_ASSERT_EQUAL(r0, 0);
+    CU_ASSERT_EQUAL(map_count(counter, 17), 0);
+
+    make_packet(pkt, 1);                        /* TCP port 80 to 10.0.0.2 */
+    pkt[33] = 1;                                /* to 10.0.0.1 */
+    r0 = 77;
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 1);  /* first TCP: 0 */
+    CU_ASSERT_EQUAL(r0, 0);
+    CU_ASSERT_EQUAL(map_count(counter, IPPROTO_TCP), 1);
+    r0 = 77;
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 2);  /* seen: accepted */
+    CU_ASSERT_EQUAL(r0, 77);
+    CU_ASSERT_EQUAL(map_count(counter, IPPROTO_TCP), 2);
+
+    oko_jit_chain_free(&chain);
+    oko_filter_destroy(http);
+    oko_filter_destroy(counter);
+}
+
+static void
+test_chain_limits(void)
+{
+    struct oko_filter *base = load_jitted("baseline.o");
+    struct oko_jit_chain_link links[OKO_JIT_CHAIN_MAX + 1];
+    for (size_t i = 0; i <= OKO_JIT_CHAIN_MAX; i++) {
+        links[i] = (struct oko_jit_chain_link) {
+            .insns = base->code, .n_insns = base->prog.n_insns, .expect = 1,
+        };
+    }
+    struct oko_jit_chain chain;
+    char error[OKO_ERROR_MAX];
+    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 0, &chain, error), EINVAL);
+    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX + 1, &chain, error), EINVAL);
+    links[1].expect = (uint64_t) INT32_MAX + 1;
+    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 2, &chain, error), EINVAL);
+    links[1].expect = 1;
+
+    /* The longest chain runs every program. */
+    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX, &chain, error), 0);
+    uint8_t pkt[64] = { 0 };
+    uint64_t r0 = 77;
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), OKO_JIT_CHAIN_MAX);
+    oko_jit_chain_free(&chain);
+
+    /* The last program refuses. */
+    links[OKO_JIT_CHAIN_MAX - 1].expect = 0;
+    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX, &chain, error), 0);
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), OKO_JIT_CHAIN_MAX - 1);
+    CU_ASSERT_EQUAL(r0, 1);
+    oko_jit_chain_free(&chain);
+    oko_filter_destroy(base);
+}
+
 int
 main(int argc, char *argv[])
 {
     static const struct test_case cases[] = {
         { "code near the helpers", test_code_near_helpers },
         { "code anywhere when nothing near is free", test_code_anywhere_when_nothing_near_is_free },
+        { "fused chain = programs one by one", test_chain_matches_one_by_one },
+        { "fused chain stops at a refusal", test_chain_stops_at_refusal },
+        { "fused chain limits", test_chain_limits },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "jit placement", cases);
