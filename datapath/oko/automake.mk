@@ -52,6 +52,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-chain.h \
 	lib/oko/oko-dp.c \
 	lib/oko/oko-dp.h \
+	lib/oko/oko-fused.c \
+	lib/oko/oko-fused.h \
 	lib/oko/oko-instance.c \
 	lib/oko/oko-instance.h
 

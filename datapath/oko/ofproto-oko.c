@@ -29,6 +29,7 @@
 #include "dp-packet.h"
 #include "oko-filter.h"
 #include "oko/oko-chain.h"
+#include "oko/oko-fused.h"
 #include "oko/oko-instance.h"
 #include "oko/oko-ofp-msgs.h"
 #include "oko/oko-ofp.h"
@@ -923,6 +924,24 @@ oko_set_chain_caching(struct unixctl_conn *conn, int argc OVS_UNUSED,
                                        : "chain caching disabled");
 }
 
+static void
+oko_set_chain_fusion(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[] OVS_UNUSED, void *enable_)
+{
+    bool enable = enable_ != NULL;
+    char *reply;
+
+    oko_fused_set_enabled(enable);
+    /* Flows made the other way keep their chains until they go;
+     * "revalidator/purge" drops them at once. */
+    VLOG_INFO("new datapath chains %s", enable ? "are fused"
+              : "run their programs one by one (fusion off)");
+    reply = xasprintf("chain fusion %s (%u fused chains alive)",
+                      enable ? "enabled" : "disabled", oko_fused_count());
+    unixctl_command_reply(conn, reply);
+    free(reply);
+}
+
 void
 ofproto_oko_init(void)
 {
@@ -934,6 +953,10 @@ ofproto_oko_init(void)
                                  oko_set_chain_caching, NULL);
         unixctl_command_register("oko/enable-chain-caching", "", 0, 0,
                                  oko_set_chain_caching, &oko_chain_caching);
+        unixctl_command_register("oko/disable-chain-fusion", "", 0, 0,
+                                 oko_set_chain_fusion, NULL);
+        unixctl_command_register("oko/enable-chain-fusion", "", 0, 0,
+                                 oko_set_chain_fusion, &oko_chain_caching);
         ovsthread_once_done(&once);
     }
 }

@@ -37,6 +37,7 @@ atomic_count oko_dp_n_chains = ATOMIC_COUNT_INIT(0);
 static void
 oko_dp_chain_free(struct oko_dp_chain *dp)
 {
+    oko_fused_put(dp->fused);       /* Before the programs it embeds. */
     for (unsigned int i = 0; i < dp->n; i++) {
         oko_instance_remove_counter(dp->links[i].inst,
                                     &dp->links[i].counter);
@@ -59,6 +60,8 @@ oko_dp_chain_create(const struct oko_chain *chain, bool *ok)
     dp->checks = 0;
     dp->needs_epoch = false;
     dp->n = 0;
+    dp->fused = NULL;
+    dp->fused_fn = NULL;
     for (unsigned int i = 0; i < chain->n; i++) {
         const struct oko_instance *inst = chain->links[i].inst;
         if (!oko_instance_try_ref_rcu(inst)) {
@@ -75,6 +78,8 @@ oko_dp_chain_create(const struct oko_chain *chain, bool *ok)
         link->counter.result = link->result;
         oko_instance_add_counter(inst, &link->counter);
     }
+    dp->fused = oko_fused_get(dp->links, dp->n);
+    dp->fused_fn = dp->fused ? oko_fused_fn(dp->fused) : NULL;
     atomic_count_inc(&oko_dp_n_chains);
     return dp;
 }
@@ -350,6 +355,18 @@ oko_dp_chain_accepts(const struct oko_dp_chain *dp,
      * (runs = accepts per program). */
     const void *data = dp_packet_data(packet);
     uint32_t size = dp_packet_size(packet);
+    if (OVS_LIKELY(dp->fused_fn)) {
+        uint64_t r0;
+        uint64_t i = oko_filter_chain_run_in_section(dp->fused_fn, data, size,
+                                                     &r0);
+
+        if (OVS_UNLIKELY(i != dp->n)) {
+            oko_dp_chain_refused(dp, packet, i, r0);
+            return false;
+        }
+        count_accept(chain);
+        return true;
+    }
     for (unsigned int i = 0; i < dp->n; i++) {
         uint64_t r0 = oko_filter_run_in_section(dp->links[i].filter,
                                                 data, size);

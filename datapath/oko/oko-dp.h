@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include "dp-packet.h"
 #include "oko/oko-chain.h"
+#include "oko/oko-fused.h"
 #include "oko/oko-instance.h"
 #include "ovs-atomic.h"
 #include "ovs-thread.h"
@@ -67,6 +68,8 @@ struct oko_dp_chain {
     uint64_t checks;                /* Fast-path checks, for sampling. */
     bool needs_epoch;               /* A program has maps. */
     unsigned int n;                 /* 1 to OKO_CHAIN_MAX. */
+    oko_jit_chain_fn *fused_fn;     /* 'fused''s code, or NULL. */
+    struct oko_fused *fused;        /* Holds a reference (oko-fused.h). */
     struct oko_dp_link links[];
 };
 

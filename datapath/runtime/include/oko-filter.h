@@ -105,6 +105,28 @@ oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt, uint
                           : oko_interp_run(filter->code, pkt, len, stack_top);
 }
 
+/* Runs a fused chain (oko_jit_compile_chain()) on a packet, inside an
+ * epoch section if any of its programs has maps: the index of the first
+ * program whose r0 differs from the chain's, with that r0 in '*r0', or the
+ * number of programs.  A packet no program may run on (see above) is
+ * refused by the first program with the r0 oko_filter_run_in_section()
+ * would give. */
+static inline uint64_t
+oko_filter_chain_run_in_section(oko_jit_chain_fn *fn, const void *pkt, uint64_t len,
+                                uint64_t *r0)
+{
+    if (__builtin_expect(len > OKO_MAX_PKT_LEN || !pkt, 0)) {
+        *r0 = pkt ? OKO_R0_TOO_LONG : OKO_R0_NO_PACKET;
+        return 0;
+    }
+    void *stack_top = oko_stack_top();
+    if (__builtin_expect(!stack_top, 0)) {
+        *r0 = OKO_R0_NO_STACK;
+        return 0;
+    }
+    return fn(pkt, len, stack_top, r0);
+}
+
 /* Runs 'filter' on a packet and returns r0.  Lock-free, allocation-free.
  * The epoch section protects map entries the program reads; a program
  * without maps reads none (the verifier only lets a program reach map memory

@@ -1,0 +1,201 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+#include <config.h>
+#include "oko/oko-fused.h"
+
+#include "coverage.h"
+#include "hash.h"
+#include "oko/oko-dp.h"
+#include "oko/oko-instance.h"
+#include "oko-filter.h"
+#include "openvswitch/hmap.h"
+#include "openvswitch/vlog.h"
+#include "ovs-atomic.h"
+#include "ovs-thread.h"
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(oko_fused);
+
+COVERAGE_DEFINE(oko_fused_compiled);
+COVERAGE_DEFINE(oko_fused_shared);
+COVERAGE_DEFINE(oko_fused_unavailable);
+
+/* A chain is named by its instances' serials (unique in the process, never
+ * reused, unlike their addresses) and results. */
+struct oko_fused {
+    struct hmap_node node;          /* In 'fused_chains'. */
+    unsigned int n;
+    uint64_t serials[OKO_CHAIN_MAX];
+    bool results[OKO_CHAIN_MAX];
+    unsigned int refs;              /* Guarded by 'fused_mutex'. */
+    struct oko_jit_chain jit;
+};
+
+/* Taken only when a datapath flow with a chain is made or freed, never on
+ * the per-packet path. */
+static struct ovs_mutex fused_mutex = OVS_MUTEX_INITIALIZER;
+static struct hmap fused_chains OVS_GUARDED_BY(fused_mutex)
+    = HMAP_INITIALIZER(&fused_chains);
+static atomic_bool fused_enabled = true;
+
+static uint32_t
+fused_hash(const struct oko_dp_link *links, unsigned int n)
+{
+    uint32_t hash = n;
+
+    for (unsigned int i = 0; i < n; i++) {
+        hash = hash_add64(hash, links[i].inst->serial << 1 | links[i].result);
+    }
+    return hash_finish(hash, n);
+}
+
+static bool
+fused_equals(const struct oko_fused *f, const struct oko_dp_link *links,
+             unsigned int n)
+{
+    if (f->n != n) {
+        return false;
+    }
+    for (unsigned int i = 0; i < n; i++) {
+        if (f->serials[i] != links[i].inst->serial
+            || f->results[i] != links[i].result) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static struct oko_fused *
+fused_compile(const struct oko_dp_link *links, unsigned int n)
+{
+    struct oko_jit_chain_link jit_links[OKO_CHAIN_MAX];
+
+    for (unsigned int i = 0; i < n; i++) {
+        const struct oko_filter *filter = links[i].filter;
+
+        if (!filter->jit.fn) {
+            return NULL;            /* Interpreted: fusing would compile it. */
+        }
+        jit_links[i] = (struct oko_jit_chain_link) {
+            .insns = filter->code,
+            .n_insns = filter->prog.n_insns,
+            .expect = links[i].result,
+        };
+    }
+
+    struct oko_fused *f = xzalloc(sizeof *f);
+    char error[OKO_ERROR_MAX];
+    int err = oko_jit_compile_chain(jit_links, n, &f->jit, error);
+    if (err) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+        VLOG_WARN_RL(&rl, "chain of %u programs (first: program %"PRIu32") "
+                     "not fused, its programs run one by one: %s",
+                     n, links[0].inst->prog_id, error);
+        free(f);
+        return NULL;
+    }
+    f->n = n;
+    for (unsigned int i = 0; i < n; i++) {
+        f->serials[i] = links[i].inst->serial;
+        f->results[i] = links[i].result;
+    }
+    return f;
+}
+
+struct oko_fused *
+oko_fused_get(const struct oko_dp_link *links, unsigned int n)
+{
+    if (!oko_fused_is_enabled() || !n || n > OKO_CHAIN_MAX) {
+        return NULL;
+    }
+
+    uint32_t hash = fused_hash(links, n);
+    struct oko_fused *f;
+
+    ovs_mutex_lock(&fused_mutex);
+    HMAP_FOR_EACH_WITH_HASH (f, node, hash, &fused_chains) {
+        if (fused_equals(f, links, n)) {
+            f->refs++;
+            ovs_mutex_unlock(&fused_mutex);
+            COVERAGE_INC(oko_fused_shared);
+            return f;
+        }
+    }
+    f = (hmap_count(&fused_chains) < OKO_FUSED_MAX
+         ? fused_compile(links, n) : NULL);
+    if (f) {
+        f->refs = 1;
+        hmap_insert(&fused_chains, &f->node, hash);
+        COVERAGE_INC(oko_fused_compiled);
+    } else {
+        COVERAGE_INC(oko_fused_unavailable);
+    }
+    ovs_mutex_unlock(&fused_mutex);
+    return f;
+}
+
+void
+oko_fused_put(struct oko_fused *f)
+{
+    if (!f) {
+        return;
+    }
+    ovs_mutex_lock(&fused_mutex);
+    ovs_assert(f->refs > 0);
+    bool last = !--f->refs;
+    if (last) {
+        hmap_remove(&fused_chains, &f->node);
+    }
+    ovs_mutex_unlock(&fused_mutex);
+    if (last) {
+        /* The last flow with this chain is freed (after an RCU grace
+         * period): no thread runs the code. */
+        oko_jit_chain_free(&f->jit);
+        free(f);
+    }
+}
+
+oko_jit_chain_fn *
+oko_fused_fn(const struct oko_fused *f)
+{
+    return f->jit.fn;
+}
+
+void
+oko_fused_set_enabled(bool enabled)
+{
+    atomic_store_relaxed(&fused_enabled, enabled);
+}
+
+bool
+oko_fused_is_enabled(void)
+{
+    bool enabled;
+
+    atomic_read_relaxed(&fused_enabled, &enabled);
+    return enabled;
+}
+
+unsigned int
+oko_fused_count(void)
+{
+    ovs_mutex_lock(&fused_mutex);
+    unsigned int n = hmap_count(&fused_chains);
+    ovs_mutex_unlock(&fused_mutex);
+    return n;
+}
