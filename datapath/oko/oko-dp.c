@@ -247,12 +247,12 @@ record_refusal(const struct oko_dp_chain *dp, const struct dp_packet *packet,
 /* One more accepted check: each of the chain's programs ran once with its
  * recorded result.  Only the thread whose caches hold the flow writes. */
 static inline void
-count_accept(struct oko_dp_chain *dp)
+count_accepts(struct oko_dp_chain *dp, uint64_t n)
 {
     uint64_t accepts;
 
     atomic_read_relaxed(&dp->accepts, &accepts);
-    atomic_store_relaxed(&dp->accepts, accepts + 1);
+    atomic_store_relaxed(&dp->accepts, accepts + n);
 }
 
 /* The fast path's programs 0 to 'refused_at' ran (outside the chain's
@@ -291,7 +291,7 @@ oko_dp_chain_accepts_timed(struct oko_dp_chain *dp,
         }
     }
 
-    count_accept(dp);
+    count_accepts(dp, 1);
     return true;
 }
 
@@ -329,6 +329,43 @@ oko_dp_chain_accepts_recorded(const struct oko_dp_chain *dp,
     return true;
 }
 
+/* A packet's first check in the pass (nothing recorded for it), untimed:
+ * inside the pass's epoch section (or without maps, needing none) the
+ * programs run without entering one each, and only the chain counts (runs
+ * = accepts per program). */
+static bool
+oko_dp_chain_accepts_first(struct oko_dp_chain *dp,
+                           const struct dp_packet *packet)
+{
+    const void *data = dp_packet_data(packet);
+    uint32_t size = dp_packet_size(packet);
+
+    if (OVS_LIKELY(dp->fused_fn)) {
+        uint64_t r0;
+        uint64_t i = oko_filter_chain_run_in_section(dp->fused_fn, data, size,
+                                                     &r0);
+
+        if (OVS_UNLIKELY(i != dp->n)) {
+            oko_dp_chain_refused(dp, packet, i, r0);
+            return false;
+        }
+        count_accepts(dp, 1);
+        return true;
+    }
+    for (unsigned int i = 0; i < dp->n; i++) {
+        uint64_t r0 = oko_filter_run_in_section(dp->links[i].filter,
+                                                data, size);
+
+        if (OVS_UNLIKELY(r0 != dp->links[i].result)) {
+            /* Programs before 'i' gave the chain's results. */
+            oko_dp_chain_refused(dp, packet, i, r0);
+            return false;
+        }
+    }
+    count_accepts(dp, 1);
+    return true;
+}
+
 bool
 oko_dp_chain_accepts(const struct oko_dp_chain *dp,
                      const struct dp_packet *packet)
@@ -349,37 +386,78 @@ oko_dp_chain_accepts(const struct oko_dp_chain *dp,
     if (OVS_UNLIKELY(chain->checks++ % OKO_TIME_SAMPLE == 0)) {
         return oko_dp_chain_accepts_timed(chain, packet);
     }
+    return oko_dp_chain_accepts_first(chain, packet);
+}
 
-    /* Inside the pass's epoch section (or without maps, needing none): the
-     * programs run without entering one each, and only the chain counts
-     * (runs = accepts per program). */
-    const void *data = dp_packet_data(packet);
-    uint32_t size = dp_packet_size(packet);
-    if (OVS_LIKELY(dp->fused_fn)) {
-        uint64_t r0;
-        uint64_t i = oko_filter_chain_run_in_section(dp->fused_fn, data, size,
-                                                     &r0);
+size_t
+oko_dp_chain_check_batch(const struct oko_dp_chain *dp,
+                         struct dp_packet_batch *batch,
+                         struct dp_packet_batch *refused)
+{
+    struct oko_dp_chain *chain = CONST_CAST(struct oko_dp_chain *, dp);
+    struct oko_dp_history *h = history_get();
+    size_t n = dp_packet_batch_size(batch);
+    size_t kept = 0, first = 0;
 
-        if (OVS_UNLIKELY(i != dp->n)) {
-            oko_dp_chain_refused(dp, packet, i, r0);
-            return false;
-        }
-        count_accept(chain);
-        return true;
-    }
-    for (unsigned int i = 0; i < dp->n; i++) {
-        uint64_t r0 = oko_filter_run_in_section(dp->links[i].filter,
-                                                data, size);
-
-        if (OVS_UNLIKELY(r0 != dp->links[i].result)) {
-            /* Programs before 'i' gave the chain's results. */
-            oko_dp_chain_refused(dp, packet, i, r0);
-            return false;
-        }
+    if (dp->needs_epoch) {
+        history_enter_epoch(h);     /* See oko_dp_history_enter(). */
     }
 
-    count_accept(chain);
-    return true;
+    /* One check in OKO_TIME_SAMPLE is timed: the batch's first packet if
+     * the count passes a multiple of it here. */
+    uint64_t checks = chain->checks;
+    chain->checks = checks + n;
+    if (OVS_UNLIKELY(checks / OKO_TIME_SAMPLE
+                     != (checks + n) / OKO_TIME_SAMPLE || !checks)) {
+        struct dp_packet *packet = batch->packets[0];
+
+        if (oko_dp_chain_accepts_timed(chain, packet)) {
+            batch->packets[kept++] = packet;
+        } else {
+            dp_packet_batch_add(refused, packet);
+        }
+        first = 1;
+    }
+
+    void *stack_top = oko_stack_top();
+    if (OVS_LIKELY(dp->fused_fn && stack_top)) {
+        oko_jit_chain_fn *fn = dp->fused_fn;
+        uint64_t accepted = 0;
+
+        for (size_t i = first; i < n; i++) {
+            struct dp_packet *packet = batch->packets[i];
+            const void *data = dp_packet_data(packet);
+            uint32_t size = dp_packet_size(packet);
+            uint64_t r0, at;
+
+            if (OVS_LIKELY(size <= OKO_MAX_PKT_LEN && data)) {
+                at = fn(data, size, stack_top, &r0);
+            } else {
+                at = oko_filter_chain_run_in_section(fn, data, size, &r0);
+            }
+            if (OVS_LIKELY(at == dp->n)) {
+                batch->packets[kept++] = packet;
+                accepted++;
+            } else {
+                oko_dp_chain_refused(dp, packet, at, r0);
+                dp_packet_batch_add(refused, packet);
+            }
+        }
+        count_accepts(chain, accepted);
+    } else {
+        /* Programs one by one (or no program stack: each run says so). */
+        for (size_t i = first; i < n; i++) {
+            struct dp_packet *packet = batch->packets[i];
+
+            if (oko_dp_chain_accepts_first(chain, packet)) {
+                batch->packets[kept++] = packet;
+            } else {
+                dp_packet_batch_add(refused, packet);
+            }
+        }
+    }
+    batch->count = kept;
+    return n - kept;
 }
 
 void

@@ -33,9 +33,11 @@
  * recorded while chains pass, so the common case neither writes nor resets
  * per-packet state.
  *
- * The check is inline: it runs for every cache hit of a flow with a chain,
- * and while the pass has recorded nothing (every chain so far passed) it
- * is only the programs' runs and a comparison per program. */
+ * The datapath checks a pass's packets per flow batch, after the caches
+ * classified them all (oko_dp_chain_check_batch()), so that a batch costs
+ * one call and each of its packets one call of the chain's fused code
+ * (oko-fused.h); a refused packet is classified again, with per-packet
+ * checks (oko_dp_chain_accepts()) that reuse its history. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -95,11 +97,20 @@ void oko_dp_chain_destroy(struct oko_dp_chain *);
 void oko_dp_chain_format(const struct oko_dp_chain *, struct ds *);
 bool oko_dp_extra_info_has_chain(const char *dp_extra_info);
 
-/* Does 'packet' get the same result from every program of 'chain'?
- * Out of line: the datapath calls it from several places in its hottest
- * function, whose registers it would otherwise crowd. */
+/* Does 'packet' get the same result from every program of 'chain'?  (A
+ * packet classified again: its history may already say.) */
 bool oko_dp_chain_accepts(const struct oko_dp_chain *,
                           const struct dp_packet *);
+
+/* Runs 'chain' over the packets of 'batch' in order, as their first check
+ * in this pass: keeps the packets it accepts in 'batch' (in order) and moves
+ * the others to the end of 'refused', recording what ran for them.  Returns
+ * the number refused.  One call per batch: the pass's state, the program
+ * stack and the sampling are looked at once, and the accepted packets are
+ * counted with one store. */
+size_t oko_dp_chain_check_batch(const struct oko_dp_chain *,
+                                struct dp_packet_batch *batch,
+                                struct dp_packet_batch *refused);
 
 /* After 'rule' matched a packet but its flow's chain refused it: the next
  * rule with the same mask and masked key (so with another chain) whose
