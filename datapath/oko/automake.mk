@@ -64,8 +64,12 @@ ofproto_libofproto_la_SOURCES += \
 	lib/oko/ofproto-oko.h
 
 # Tests: the autotest suite (tests/testsuite.at includes it, see the patch
-# series) and a protocol-vector checker run by it.
+# series), a protocol-vector checker and the datapath's chain checks, run
+# by it.
 TESTSUITE_AT += lib/oko/tests/oko.at
 noinst_PROGRAMS += tests/test-oko-ofp
 tests_test_oko_ofp_SOURCES = lib/oko/tests/test-oko-ofp.c
 tests_test_oko_ofp_LDADD = lib/libopenvswitch.la
+noinst_PROGRAMS += tests/test-oko-dp
+tests_test_oko_dp_SOURCES = lib/oko/tests/test-oko-dp.c
+tests_test_oko_dp_LDADD = lib/libopenvswitch.la

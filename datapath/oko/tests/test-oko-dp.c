@@ -1,0 +1,230 @@
+/*
+ * Copyright (c) 2026 Oko contributors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at:
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/* Checks of the datapath's chain checks (oko-dp.h, oko-fused.h) that the
+ * autotest suite cannot reach through ovs-vswitchd: netdev-dummy receives
+ * one packet per batch, so a batch of one flow whose program's result flips
+ * inside it is built here, with real programs.
+ *
+ *   test-oko-dp PROGS_DIR      (the runtime's build/progs) */
+
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dp-packet.h"
+#include "oko/oko-chain.h"
+#include "oko/oko-dp.h"
+#include "oko/oko-fused.h"
+#include "oko/oko-instance.h"
+#include "oko-filter.h"
+#include "ovs-rcu.h"
+#include "util.h"
+
+#define BATCH 8
+
+static int failures;
+
+#define CHECK(COND, ...)                                            \
+    do {                                                            \
+        if (!(COND)) {                                              \
+            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #COND); \
+            fprintf(stderr, __VA_ARGS__);                           \
+            fputc('\n', stderr);                                    \
+            failures++;                                             \
+        }                                                           \
+    } while (0)
+
+static struct oko_instance *
+load(const char *dir, const char *name, uint32_t prog_id)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ovs_fatal(errno, "%s", path);
+    }
+    char *elf = xmalloc(1 << 20);
+    size_t size = fread(elf, 1, 1 << 20, f);
+    fclose(f);
+
+    struct oko_filter_options opts = { .interpret = false };
+    struct oko_filter *filter;
+    char error[OKO_ERROR_MAX];
+    if (oko_filter_load(elf, size, &opts, &filter, error)) {
+        ovs_fatal(0, "%s: %s", path, error);
+    }
+    free(elf);
+    free(path);
+    return oko_instance_create(filter, prog_id);
+}
+
+/* first_packets matches the first 'limit' packets (map 0, 'limit'). */
+static void
+set_limit(struct oko_instance *inst, uint64_t limit)
+{
+    uint32_t zero = 0;
+    ovs_assert(!oko_map_update_ctl(inst->filter->maps[0], &zero, &limit, 0));
+}
+
+static uint64_t
+seen(struct oko_instance *inst)
+{
+    uint32_t zero = 0;
+    oko_epoch_enter();
+    const uint64_t *v = oko_map_lookup(inst->filter->maps[1], &zero);
+    uint64_t n = v ? *v : 0;
+    oko_epoch_exit();
+    return n;
+}
+
+static void
+make_batch(struct dp_packet_batch *batch, struct dp_packet *pkts[BATCH])
+{
+    static const uint8_t udp[42] = {
+        [12] = 0x08, [14] = 0x45, [23] = 17, [30] = 10, [33] = 1,
+    };
+    dp_packet_batch_init(batch);
+    for (int i = 0; i < BATCH; i++) {
+        pkts[i] = dp_packet_clone_data(udp, sizeof udp);
+        dp_packet_batch_add(batch, pkts[i]);
+    }
+}
+
+/* A chain [first_packets:1] over one batch of 8 packets whose program
+ * matches the first 3: packets 0-2 stay, in order; 3-7 are refused, in
+ * order, each with its result recorded (for the slow path); the program ran
+ * once per packet; the chain counts 3 accepted checks. */
+static void
+test_flip_inside_batch(const char *dir, bool fused)
+{
+    const char *mode = fused ? "fused" : "one by one";
+    oko_fused_set_enabled(fused);
+
+    struct oko_instance *inst = load(dir, "first_packets.o", 5);
+    set_limit(inst, 3);
+    struct oko_chain chain;
+    oko_chain_init(&chain);
+    oko_chain_append(&chain, inst, true);
+    bool ok;
+    struct oko_dp_chain *dp = oko_dp_chain_create(&chain, &ok);
+    ovs_assert(ok && dp);
+    CHECK(!dp->fused_fn == !fused, "%s: fused code %p", mode, dp->fused_fn);
+
+    struct dp_packet_batch batch, refused;
+    struct dp_packet *pkts[BATCH];
+    make_batch(&batch, pkts);
+    dp_packet_batch_init(&refused);
+
+    size_t mark = oko_dp_history_enter();
+    size_t n_refused = oko_dp_chain_check_batch(dp, &batch, &refused);
+    CHECK(n_refused == 5, "%s: %"PRIuSIZE" refused", mode, n_refused);
+    CHECK(dp_packet_batch_size(&batch) == 3, "%s: %"PRIuSIZE" kept", mode,
+          dp_packet_batch_size(&batch));
+    for (int i = 0; i < 3 && i < dp_packet_batch_size(&batch); i++) {
+        CHECK(batch.packets[i] == pkts[i], "%s: kept packet %d", mode, i);
+    }
+    for (int i = 0; i < 5 && i < dp_packet_batch_size(&refused); i++) {
+        struct oko_chain history;
+
+        CHECK(refused.packets[i] == pkts[3 + i], "%s: refused packet %d",
+              mode, i);
+        oko_dp_history_get(refused.packets[i], &history);
+        CHECK(history.n == 1 && history.links[0].inst == inst
+              && !history.links[0].result,
+              "%s: history of refused packet %d: %u runs", mode, i,
+              history.n);
+        /* Checked again (as the datapath does when it classifies a
+         * refused packet again): the recorded result, no run. */
+        CHECK(!oko_dp_chain_accepts(dp, refused.packets[i]),
+              "%s: refused packet %d accepted on a second check", mode, i);
+    }
+    oko_dp_history_leave(mark);
+    CHECK(seen(inst) == BATCH, "%s: program ran %"PRIu64" times for %d "
+          "packets", mode, seen(inst), BATCH);
+
+    uint64_t accepts;
+    atomic_read_relaxed(&dp->accepts, &accepts);
+    CHECK(accepts == 3, "%s: %"PRIu64" accepted checks counted", mode,
+          accepts);
+    struct oko_instance_totals t;
+    oko_instance_get_totals(inst, &t);
+    CHECK(t.runs == BATCH && t.matches == 3, "%s: runs %"PRIu64", matches "
+          "%"PRIu64, mode, t.runs, t.matches);
+
+    /* A second batch: every packet refused, none kept. */
+    dp_packet_delete_batch(&refused, true);
+    dp_packet_batch_init(&refused);
+    dp_packet_delete_batch(&batch, true);
+    make_batch(&batch, pkts);
+    mark = oko_dp_history_enter();
+    n_refused = oko_dp_chain_check_batch(dp, &batch, &refused);
+    oko_dp_history_leave(mark);
+    CHECK(n_refused == BATCH && dp_packet_batch_is_empty(&batch),
+          "%s: second batch: %"PRIuSIZE" refused", mode, n_refused);
+
+    dp_packet_delete_batch(&refused, true);
+    dp_packet_delete_batch(&batch, true);
+    oko_dp_chain_destroy(dp);
+    oko_instance_unref(inst);
+    printf("flip inside one batch (%s): %s\n", mode,
+           failures ? "FAILED" : "ok");
+}
+
+/* Flows with the same chain share one fused chain; another result is
+ * another chain; the last flow's chain frees it. */
+static void
+test_fused_shared(const char *dir)
+{
+    oko_fused_set_enabled(true);
+    unsigned int before = oko_fused_count();
+    struct oko_instance *inst = load(dir, "baseline.o", 7);
+    struct oko_chain one, zero;
+    bool ok;
+
+    oko_chain_init(&one);
+    oko_chain_append(&one, inst, true);
+    oko_chain_init(&zero);
+    oko_chain_append(&zero, inst, false);
+    struct oko_dp_chain *a = oko_dp_chain_create(&one, &ok);
+    struct oko_dp_chain *b = oko_dp_chain_create(&one, &ok);
+    struct oko_dp_chain *c = oko_dp_chain_create(&zero, &ok);
+    CHECK(a->fused == b->fused && a->fused != c->fused,
+          "two flows with one chain share its fused code, another's differs");
+    CHECK(oko_fused_count() == before + 2, "%u fused chains",
+          oko_fused_count() - before);
+    oko_dp_chain_destroy(a);
+    CHECK(oko_fused_count() == before + 2, "freed while a flow has it");
+    oko_dp_chain_destroy(b);
+    oko_dp_chain_destroy(c);
+    CHECK(oko_fused_count() == before, "%u left after the last flow",
+          oko_fused_count() - before);
+    oko_instance_unref(inst);
+    printf("fused chains shared and freed: %s\n", failures ? "FAILED" : "ok");
+}
+
+int
+main(int argc, char *argv[])
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+
+    test_flip_inside_batch(dir, true);
+    test_flip_inside_batch(dir, false);
+    test_fused_shared(dir);
+    return failures ? 1 : 0;
+}
