@@ -946,8 +946,9 @@ static void
 oko_show_fused_chains(struct unixctl_conn *conn, int argc OVS_UNUSED,
                       const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
 {
-    char *reply = xasprintf("%u fused chains alive, fusion %s\n",
-                            oko_fused_count(),
+    char *reply = xasprintf("%u fused chains alive (%"PRIuSIZE" kB of "
+                            "code), fusion %s\n", oko_fused_count(),
+                            oko_fused_bytes() / 1024,
                             oko_fused_is_enabled() ? "enabled" : "disabled");
     unixctl_command_reply(conn, reply);
     free(reply);
@@ -966,8 +967,9 @@ ofproto_oko_init(void)
                                  oko_set_chain_caching, &oko_chain_caching);
         unixctl_command_register("oko/disable-chain-fusion", "", 0, 0,
                                  oko_set_chain_fusion, NULL);
+        static bool enable = true;
         unixctl_command_register("oko/enable-chain-fusion", "", 0, 0,
-                                 oko_set_chain_fusion, &oko_chain_caching);
+                                 oko_set_chain_fusion, &enable);
         unixctl_command_register("oko/fused-chains", "", 0, 0,
                                  oko_show_fused_chains, NULL);
         ovsthread_once_done(&once);

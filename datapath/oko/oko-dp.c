@@ -399,6 +399,9 @@ oko_dp_chain_check_batch(const struct oko_dp_chain *dp,
     size_t n = dp_packet_batch_size(batch);
     size_t kept = 0, first = 0;
 
+    if (!n) {
+        return 0;
+    }
     if (dp->needs_epoch) {
         history_enter_epoch(h);     /* See oko_dp_history_enter(). */
     }

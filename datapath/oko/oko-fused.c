@@ -50,6 +50,9 @@ struct oko_fused {
 static struct ovs_mutex fused_mutex = OVS_MUTEX_INITIALIZER;
 static struct hmap fused_chains OVS_GUARDED_BY(fused_mutex)
     = HMAP_INITIALIZER(&fused_chains);
+static size_t fused_bytes OVS_GUARDED_BY(fused_mutex);
+static size_t fused_max_bytes OVS_GUARDED_BY(fused_mutex)
+    = OKO_FUSED_MAX_BYTES;
 static atomic_bool fused_enabled = true;
 
 static uint32_t
@@ -79,10 +82,16 @@ fused_equals(const struct oko_fused *f, const struct oko_dp_link *links,
     return true;
 }
 
+/* Compiles the chain if its code fits what is left of the budget: its
+ * programs' own code (whole pages, each with its prologue and epilogue) is
+ * at least as large as their bodies in one frame, with a page for the
+ * frame and the refusal stubs. */
 static struct oko_fused *
 fused_compile(const struct oko_dp_link *links, unsigned int n)
+    OVS_REQUIRES(fused_mutex)
 {
     struct oko_jit_chain_link jit_links[OKO_CHAIN_MAX];
+    size_t bound = 4096;
 
     for (unsigned int i = 0; i < n; i++) {
         const struct oko_filter *filter = links[i].filter;
@@ -90,11 +99,23 @@ fused_compile(const struct oko_dp_link *links, unsigned int n)
         if (!filter->jit.fn) {
             return NULL;            /* Interpreted: fusing would compile it. */
         }
+        bound += filter->jit.size;
         jit_links[i] = (struct oko_jit_chain_link) {
             .insns = filter->code,
             .n_insns = filter->prog.n_insns,
             .expect = links[i].result,
         };
+    }
+
+    if (fused_bytes > fused_max_bytes
+        || bound > fused_max_bytes - fused_bytes) {
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 60);
+
+        VLOG_WARN_RL(&rl, "fused chains' code at %"PRIuSIZE" of %"PRIuSIZE
+                     " bytes: a chain of %u programs (first: program "
+                     "%"PRIu32") runs its programs one by one", fused_bytes,
+                     fused_max_bytes, n, links[0].inst->prog_id);
+        return NULL;
     }
 
     struct oko_fused *f = xzalloc(sizeof *f);
@@ -140,6 +161,7 @@ oko_fused_get(const struct oko_dp_link *links, unsigned int n)
          ? fused_compile(links, n) : NULL);
     if (f) {
         f->refs = 1;
+        fused_bytes += f->jit.size;
         hmap_insert(&fused_chains, &f->node, hash);
         COVERAGE_INC(oko_fused_compiled);
     } else {
@@ -160,6 +182,7 @@ oko_fused_put(struct oko_fused *f)
     bool last = !--f->refs;
     if (last) {
         hmap_remove(&fused_chains, &f->node);
+        fused_bytes -= f->jit.size;
     }
     ovs_mutex_unlock(&fused_mutex);
     if (last) {
@@ -198,4 +221,21 @@ oko_fused_count(void)
     unsigned int n = hmap_count(&fused_chains);
     ovs_mutex_unlock(&fused_mutex);
     return n;
+}
+
+size_t
+oko_fused_bytes(void)
+{
+    ovs_mutex_lock(&fused_mutex);
+    size_t bytes = fused_bytes;
+    ovs_mutex_unlock(&fused_mutex);
+    return bytes;
+}
+
+void
+oko_fused_set_max_bytes(size_t max_bytes)
+{
+    ovs_mutex_lock(&fused_mutex);
+    fused_max_bytes = max_bytes ? max_bytes : OKO_FUSED_MAX_BYTES;
+    ovs_mutex_unlock(&fused_mutex);
 }

@@ -30,10 +30,17 @@
  * so it never outlives a program: a program replaced or unloaded makes new
  * flows with new instances, hence new fused chains.
  *
+ * Each fused chain is a copy of its programs' native code, so chains that
+ * share programs multiply it: their code together is held to
+ * OKO_FUSED_MAX_BYTES, checked before compiling from the programs' own
+ * code sizes (an upper bound), so a flood of distinct chains costs neither
+ * memory nor compilations beyond it.
+ *
  * Without one (no JIT on this machine, a program run by the interpreter,
- * OKO_FUSED_MAX distinct chains alive, fusion turned off with
- * "ovs-appctl oko/fusion off", compilation failed) the chain runs its
- * programs one by one, with the same results. */
+ * OKO_FUSED_MAX distinct chains alive or their code at OKO_FUSED_MAX_BYTES,
+ * fusion turned off with "ovs-appctl oko/disable-chain-fusion",
+ * compilation failed) the chain runs its programs one by one, with the same
+ * results. */
 
 #include <stdbool.h>
 #include "oko-jit.h"
@@ -41,8 +48,10 @@
 struct oko_dp_link;
 struct oko_fused;
 
-/* Distinct fused chains alive at most (each is at least one page). */
+/* Distinct fused chains alive at most (each is at least one page), and
+ * their code's bytes at most. */
 #define OKO_FUSED_MAX 1024
+#define OKO_FUSED_MAX_BYTES (64u << 20)
 
 /* The fused chain of 'links' with a reference, or NULL (see above). */
 struct oko_fused *oko_fused_get(const struct oko_dp_link *links,
@@ -55,7 +64,12 @@ oko_jit_chain_fn *oko_fused_fn(const struct oko_fused *);
 void oko_fused_set_enabled(bool);
 bool oko_fused_is_enabled(void);
 
-/* Fused chains alive now. */
+/* The bytes fused chains' code may take, OKO_FUSED_MAX_BYTES by default
+ * (0 restores it); for tests. */
+void oko_fused_set_max_bytes(size_t);
+
+/* Fused chains alive now, and the bytes of their code. */
 unsigned int oko_fused_count(void);
+size_t oko_fused_bytes(void);
 
 #endif /* oko-fused.h */

@@ -218,6 +218,44 @@ test_fused_shared(const char *dir)
     printf("fused chains shared and freed: %s\n", failures ? "FAILED" : "ok");
 }
 
+/* Fused code is held to its budget: a chain whose programs' code does not
+ * fit what is left runs them one by one, with the same results. */
+static void
+test_fused_budget(const char *dir)
+{
+    oko_fused_set_enabled(true);
+    struct oko_instance *inst = load(dir, "baseline.o", 9);
+    struct oko_chain one, zero;
+    bool ok;
+
+    /* Room for one chain: its bound is a page for the frame and the
+     * program's own code (one page). */
+    oko_fused_set_max_bytes(oko_fused_bytes() + 8192);
+    oko_chain_init(&one);
+    oko_chain_append(&one, inst, true);
+    oko_chain_init(&zero);
+    oko_chain_append(&zero, inst, false);
+    struct oko_dp_chain *a = oko_dp_chain_create(&one, &ok);
+    struct oko_dp_chain *b = oko_dp_chain_create(&zero, &ok);
+    CHECK(a->fused && !b->fused, "first chain fused, second over budget");
+
+    struct dp_packet_batch batch, refused;
+    struct dp_packet *pkts[BATCH];
+    make_batch(&batch, pkts);
+    dp_packet_batch_init(&refused);
+    size_t mark = oko_dp_history_enter();
+    CHECK(oko_dp_chain_check_batch(b, &batch, &refused) == BATCH,
+          "unfused chain [baseline:0] refuses every packet");
+    oko_dp_history_leave(mark);
+    dp_packet_delete_batch(&refused, true);
+
+    oko_dp_chain_destroy(a);
+    oko_dp_chain_destroy(b);
+    oko_fused_set_max_bytes(0);
+    oko_instance_unref(inst);
+    printf("fused code held to its budget: %s\n", failures ? "FAILED" : "ok");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -226,5 +264,6 @@ main(int argc, char *argv[])
     test_flip_inside_batch(dir, true);
     test_flip_inside_batch(dir, false);
     test_fused_shared(dir);
+    test_fused_budget(dir);
     return failures ? 1 : 0;
 }

@@ -68,7 +68,8 @@ struct oko_jit_chain {
     size_t size;
 };
 
-/* Compiles 'n' (1 to OKO_JIT_CHAIN_MAX) programs into one function.
+/* Compiles 'n' (1 to OKO_JIT_CHAIN_MAX) programs of 1 to OKO_MAX_INSNS
+ * instructions each into one function.
  * Returns 0, or an errno value with 'error' set (ENOTSUP without a JIT). */
 int oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
                           struct oko_jit_chain *jit, char error[OKO_ERROR_MAX]);

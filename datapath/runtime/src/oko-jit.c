@@ -1028,6 +1028,11 @@ oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
         return EINVAL;
     }
     for (size_t i = 0; i < n; i++) {
+        if (!links[i].n_insns || links[i].n_insns > OKO_MAX_INSNS) {
+            snprintf(error, OKO_ERROR_MAX, "JIT: chain program %zu has %zu instructions",
+                     i, links[i].n_insns);
+            return EINVAL;
+        }
         if (links[i].expect > INT32_MAX) {
             snprintf(error, OKO_ERROR_MAX, "JIT: chain result %"PRIu64" out of range",
                      links[i].expect);

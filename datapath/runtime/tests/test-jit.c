@@ -277,6 +277,11 @@ test_chain_limits(void)
     char error[OKO_ERROR_MAX];
     CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 0, &chain, error), EINVAL);
     CU_ASSERT_EQUAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX + 1, &chain, error), EINVAL);
+    links[1].n_insns = 0;
+    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 2, &chain, error), EINVAL);
+    links[1].n_insns = OKO_MAX_INSNS + 1;
+    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 2, &chain, error), EINVAL);
+    links[1].n_insns = base->prog.n_insns;
     links[1].expect = (uint64_t) INT32_MAX + 1;
     CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 2, &chain, error), EINVAL);
     links[1].expect = 1;
