@@ -75,6 +75,13 @@ struct oko_dp_chain {
     struct oko_dp_link links[];
 };
 
+/* Keeps Oko's rarely taken code out of the datapath's hottest functions. */
+#ifdef __GNUC__
+#define OKO_NOINLINE __attribute__((__noinline__))
+#else
+#define OKO_NOINLINE
+#endif
+
 /* Datapath chains alive in the process.  Lookups skip per-packet chain
  * checks while there are none (a switch that runs no program pays one
  * relaxed load per batch). */
