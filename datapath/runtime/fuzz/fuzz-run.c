@@ -3,7 +3,10 @@
  * (oko-checked.h) traps on any access outside the pointer's object, any
  * pointer reaching r0, a map value or a helper, and any instruction the
  * verifier did not explore; the interpreter runs under ASan on a packet
- * that is a heap block of exactly its length; the JIT gives the same r0.
+ * that is a heap block of exactly its length; the JIT gives the same r0,
+ * and so does the program fused into a chain (oko_jit_compile_chain())
+ * after another copy of itself: the chain stops at the copy whose result
+ * it does not expect, with that copy's r0.
  *
  * Input: one byte L, L bytes of packet, then the instructions. */
 #include <stdint.h>
@@ -14,8 +17,47 @@
 #include "fuzz-common.h"
 #include "oko-checked.h"
 #include "oko-filter.h"
+#include "oko-jit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Fuses 'f' twice into one chain, the first copy expected to give 'r0'
+ * (what the interpreter said) and the second the opposite of 'r0''s truth,
+ * runs it, and traps unless the chain refused at the second copy with its
+ * r0 (programs with calls: at a copy, with a result of that copy's kind).
+ * Its code embeds the same checked accesses as the single program's, run
+ * from one frame: any escape of the fused code's stack or packet shows
+ * under ASan as it does for the single JIT. */
+static void
+fuzz_fused_chain(const struct oko_filter *f, const uint8_t *pkt, size_t len,
+                 uint64_t r0, int has_call)
+{
+    if (r0 > INT32_MAX) {
+        return;                 /* a chain expects 0 to INT32_MAX */
+    }
+    uint64_t other = r0 ? 0 : 1;
+    struct oko_jit_chain_link links[2] = {
+        { .insns = f->code, .n_insns = f->prog.n_insns, .expect = r0 },
+        { .insns = f->code, .n_insns = f->prog.n_insns, .expect = other },
+    };
+    struct oko_jit_chain chain;
+    char error[OKO_ERROR_MAX];
+    if (oko_jit_compile_chain(links, 2, &chain, error)) {
+        fprintf(stderr, "fused chain: %s\n", error);
+        __builtin_trap();
+    }
+    uint64_t got = 77;
+    oko_epoch_enter();
+    uint64_t at = chain.fn(pkt, len, oko_stack_top(), &got);
+    oko_epoch_exit();
+    if (!has_call && (at != 1 || got != r0)) {
+        __builtin_trap();
+    }
+    if (at > 2 || (at < 2 && got == links[at].expect)) {
+        __builtin_trap();
+    }
+    oko_jit_chain_free(&chain);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -62,6 +104,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!has_call && jit != interp) {
                 __builtin_trap();
             }
+            fuzz_fused_chain(f, pkt, len, interp, has_call);
         }
     }
     free(pkt);
