@@ -44,6 +44,15 @@ def spread(run):
     return f"{min(run['ratios']):.3f}-{max(run['ratios']):.3f}"
 
 
+def reference_cv(run):
+    """The reference's coefficient of variation across the rounds: how
+    noisy the machine was (issue 24: a run too noisy to use is said so)."""
+    values = run["reference_pps"]
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / len(values)
+    return f"{variance ** 0.5 / mean:.3f}"
+
+
 def verdict(value, target, higher_is_better=True):
     ok = value >= target if higher_is_better else value <= target
     return "met" if ok else "missed"
@@ -70,12 +79,13 @@ def cache_grid(results, number, with_program):
         return [], []
     lines = [header(exp), ""]
     lines.append("| scenario | caches | vanilla Mpps | patched Mpps | patched/vanilla (median) | spread of the rounds |"
-                 + (" paper | target |" if with_program else " target |"))
-    lines.append("|---|---|---:|---:|---:|---:|" + ("---:|---:|" if with_program else "---:|"))
+                 " vanilla CV |" + (" paper | target |" if with_program else " target |"))
+    lines.append("|---|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if with_program else "---:|"))
     for run in exp["runs"]:
         trace, cache = run["trace"], run["cache"]
         row = (f"| {trace} | {CACHE_NAMES[cache]} | {mpps(run['median_reference_pps']):.2f} | "
-               f"{mpps(run['median_patched_pps']):.2f} | {run['median_ratio']:.3f} | {spread(run)} |")
+               f"{mpps(run['median_patched_pps']):.2f} | {run['median_ratio']:.3f} | {spread(run)} | "
+               f"{reference_cv(run)} |")
         if with_program:
             paper = f"{PAPER_ONE_PROGRAM[trace]:.3f}" if cache == "all" else "-"
             target = (f"{TARGET_ONE_PROGRAM[trace]:.2f} ({verdict(run['median_ratio'], TARGET_ONE_PROGRAM[trace])})"
