@@ -131,6 +131,8 @@ struct oko_dp_history {
     size_t n;                       /* Records in use. */
     bool in_epoch;                  /* The pass entered an epoch section. */
     struct oko_dp_record records[OKO_HISTORY_MAX];
+    size_t depth;                   /* Passes entered, nested. */
+    struct oko_dp_pass passes[OKO_DP_PASS_MAX];
 };
 
 DEFINE_STATIC_PER_THREAD_DATA(struct oko_dp_history *, oko_dp_thread_history,
@@ -172,6 +174,35 @@ oko_dp_history_leave(size_t mark)
         oko_epoch_exit();
         h->in_epoch = false;
     }
+}
+
+struct oko_dp_pass *
+oko_dp_pass_enter(const struct dp_packet_batch *packets)
+{
+    struct oko_dp_history *h = history_get();
+
+    ovs_assert(h->depth < OKO_DP_PASS_MAX);
+    struct oko_dp_pass *pass = &h->passes[h->depth++];
+    pass->mark = oko_dp_history_enter();
+    dp_packet_batch_init(&pass->upcalls);
+    pass->n_arrival = 0;
+    if (OVS_UNLIKELY(oko_dp_chains_exist())) {
+        pass->n_arrival = MIN(dp_packet_batch_size(packets),
+                              ARRAY_SIZE(pass->arrival));
+        memcpy(pass->arrival, packets->packets,
+               pass->n_arrival * sizeof pass->arrival[0]);
+    }
+    return pass;
+}
+
+void
+oko_dp_pass_leave(struct oko_dp_pass *pass)
+{
+    struct oko_dp_history *h = history_get();
+
+    ovs_assert(h->depth > 0 && pass == &h->passes[h->depth - 1]);
+    oko_dp_history_leave(pass->mark);
+    h->depth--;
 }
 
 static void

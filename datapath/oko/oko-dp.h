@@ -141,4 +141,23 @@ void oko_dp_history_get(const struct dp_packet *, struct oko_chain *);
 size_t oko_dp_history_enter(void);
 void oko_dp_history_leave(size_t mark);
 
+/* What dp_netdev_input__() keeps for Oko during one pass, held per thread
+ * and per nesting depth instead of on that function's stack: its frame then
+ * stays vanilla's (a larger frame moved the caches' stack arrays and cost a
+ * few percent without programs).  Passes nest through recirculation, at
+ * most MAX_RECIRC_DEPTH + 1 deep (dpif-netdev.c asserts that this fits). */
+#define OKO_DP_PASS_MAX 8
+
+struct oko_dp_pass {
+    size_t mark;                    /* From oko_dp_history_enter(). */
+    size_t n_arrival;               /* 0 if no chain existed at entry. */
+    struct dp_packet *arrival[NETDEV_MAX_BURST];    /* Input order. */
+    struct dp_packet_batch upcalls; /* Refused packets for an upcall. */
+};
+
+/* Enters a pass over 'packets' (oko_dp_history_enter()), with an empty
+ * upcall list and, while chains exist, the input order recorded. */
+struct oko_dp_pass *oko_dp_pass_enter(const struct dp_packet_batch *packets);
+void oko_dp_pass_leave(struct oko_dp_pass *);
+
 #endif /* oko-dp.h */
