@@ -143,9 +143,10 @@ void oko_dp_history_leave(size_t mark);
 
 /* What dp_netdev_input__() keeps for Oko during one pass, held per thread
  * and per nesting depth instead of on that function's stack: its frame then
- * stays vanilla's (a larger frame moved the caches' stack arrays and cost a
- * few percent without programs).  Passes nest through recirculation, at
- * most MAX_RECIRC_DEPTH + 1 deep (dpif-netdev.c asserts that this fits). */
+ * stays vanilla's, and the caches' stack arrays (keys, batches) keep their
+ * places, so that a switch without programs runs the same code on the same
+ * memory as vanilla.  Passes nest through recirculation, at most
+ * MAX_RECIRC_DEPTH + 1 deep (dpif-netdev.c asserts that this fits). */
 #define OKO_DP_PASS_MAX 8
 
 struct oko_dp_pass {
