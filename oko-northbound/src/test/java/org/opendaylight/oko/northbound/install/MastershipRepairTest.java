@@ -188,7 +188,9 @@ class MastershipRepairTest {
         singletonsHere.add(NODE);
         ownershipAnswers.set(false);
         repair.slaveSet(TestDevices.device(NODE), mastered::contains);
-        settle();
+        // The first check asked and got no answer; it answers from the next try on (of OWNERSHIP_TRIES; waiting a
+        // fixed time here let a loaded machine spend all the tries before the service answered).
+        awaitQueries(1);
         assertEquals(List.of(), closed);
         ownershipAnswers.set(true);
         settle();
@@ -219,6 +221,14 @@ class MastershipRepairTest {
     }
 
     /** Past the grace period, and past every check it scheduled. */
+    private void awaitQueries(final int queries) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (ownershipQueries.get() < queries) {
+            assertTrue(System.nanoTime() < deadline, "the entity ownership service was never asked");
+            Thread.sleep(1);
+        }
+    }
+
     private void settle() throws Exception {
         Thread.sleep(GRACE_MILLIS * 3);
         timer.submit(() -> { }).get(5, TimeUnit.SECONDS);
