@@ -48,6 +48,7 @@ import org.opendaylight.oko.northbound.rpc.OkoRpcs;
 import org.opendaylight.oko.northbound.stats.StatisticsPoller;
 import org.opendaylight.oko.northbound.store.ConfigurationStore;
 import org.opendaylight.oko.northbound.switchio.OpenflowpluginSwitchClient;
+import org.opendaylight.oko.northbound.synguard.SynGuardService;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeServiceManager;
 import org.opendaylight.openflowplugin.applications.reconciliation.NotificationRegistration;
 import org.opendaylight.openflowplugin.applications.reconciliation.ReconciliationManager;
@@ -62,6 +63,9 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.syn.guard.rev261126.SynGuards;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.syn.guard.rev261126.syn.guards.SynGuard;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.packet.service.rev130709.PacketReceived;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.osgi.service.component.annotations.Activate;
@@ -161,6 +165,14 @@ public final class OkoNorthbound implements AutoCloseable {
         registrations.add(notifications.registerListener(ExperimenterMessageFromDev.class,
             sendMapsReplay::onMessage));
         registrations.add(sendMaps::close);
+        // SYN guards (docs/syn-guard.md): configured guards run here; their samples come as packet-ins.
+        final var synGuards = new SynGuardService(broker, client, new FilterCatalog(), ownership::isOwned, timer,
+            pool);
+        registrations.add(synGuards::close);
+        registrations.add(broker.registerTreeChangeListener(LogicalDatastoreType.CONFIGURATION,
+            DataObjectReference.builder(SynGuards.class).child(SynGuard.class).build(),
+            changes -> configChanges.execute(() -> synGuards.changed(changes))));
+        registrations.add(notifications.registerListener(PacketReceived.class, synGuards::packetIn));
         registrations.add(rpcProvider.registerRpcImplementations(
             new OkoRpcs(broker, resolver, installer, loaded, client, support, ownership::isOwned, member,
                 SWITCH_TIMEOUT_MILLIS)

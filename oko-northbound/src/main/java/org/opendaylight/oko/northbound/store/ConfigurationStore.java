@@ -44,6 +44,7 @@ import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.syn.guard.rev261126.SynGuards;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.concepts.Registration;
@@ -64,8 +65,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The configuration Oko's operators write (stored programs, switch entries, and the inventory's flows), kept in
- * files of its own and written back into the datastore at every start.
+ * The configuration Oko's operators write (stored programs, switch entries, the inventory's flows, SYN guards),
+ * kept in files of its own and written back into the datastore at every start.
  *
  * <p>Why: the persistent datastore of OpenDaylight 11.0.2 cannot be trusted across a hard stop (KILL, a crash, the
  * OOM killer). An acknowledged write can be missing after the next start, and a later start can fail for good
@@ -106,7 +107,8 @@ public final class ConfigurationStore implements AutoCloseable {
         this(broker, List.of(
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Programs.class).build()),
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build()),
-            codec.toYangInstanceIdentifier(DataObjectReference.builder(Nodes.class).build())), directory(),
+            codec.toYangInstanceIdentifier(DataObjectReference.builder(Nodes.class).build()),
+            codec.toYangInstanceIdentifier(DataObjectReference.builder(SynGuards.class).build())), directory(),
             ClusterMember.name(actorSystem));
     }
 

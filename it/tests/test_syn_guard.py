@@ -1,0 +1,282 @@
+# Copyright (c) 2026 Oko contributors and others. All rights reserved.
+#
+# This program and the accompanying materials are made available under the
+# terms of the Eclipse Public License v1.0 which accompanies this distribution,
+# and is available at http://www.eclipse.org/legal/epl-v10.html
+"""The SYN guard end to end (issue 25, docs/syn-guard.md): a guard configured over RESTCONF samples the SYNs
+to a protected server, learns its clients' p0f signatures (Linux, Windows, macOS layouts), and when a flood tool's
+SYNs arrive at 10x the clients' rate, installs a signature that drops the flood in the switch while the clients'
+SYNs pass; the signature goes once the flood has stopped for the hold time, and a second flood with another
+tool's fingerprint is caught too. Traffic enters dummy port p1 with netdev-dummy/receive, in slices of 200 ms;
+what reaches the server leaves by p2 (a forwarding flow in the guard's next table). The tests run in file order."""
+import time
+
+import pytest
+import requests
+from scapy.layers.inet import IP, TCP
+from scapy.layers.l2 import Ether
+from scapy.utils import rdpcap
+
+from helpers import AUTH, wait_for
+
+GUARD = "web"
+SERVER = "10.0.2.1"
+SLICE = 0.2                                         # seconds per netdev-dummy/receive call
+CLIENT_RATE = 15                                    # SYN/s of the three clients together
+FLOOD_RATE = 10 * CLIENT_RATE
+THRESHOLD = 40
+LEARNING = 10
+HOLD = 10
+SAMPLING_RATE = 50
+IPV4_ID = 14 + 4                                    # offsets in the frames (no VLAN, no IP options)
+TCP_SPORT = 14 + 20
+MITIGATION_BOUND = 15                               # seconds from the flood's start to its drop flow dropping
+CLIENTS = {
+    # source, TTL, window, options: the layouts of scenario 1 and tests/p0f/vectors.json
+    "linux": ("10.0.1.1", 64, 29200, [("MSS", 1460), ("SAckOK", b""), ("Timestamp", (777, 0)), ("NOP", None),
+                                      ("WScale", 7)]),
+    "windows": ("10.0.1.2", 128, 64240, [("MSS", 1460), ("NOP", None), ("WScale", 8), ("NOP", None),
+                                         ("NOP", None), ("SAckOK", b"")]),
+    "macos": ("10.0.1.3", 64, 65535, [("MSS", 1460), ("NOP", None), ("WScale", 6), ("NOP", None), ("NOP", None),
+                                      ("Timestamp", (777, 0)), ("SAckOK", b""), ("EOL", None)]),
+}
+TOOLS = {
+    # what p0f calls them, as the guard must name them (the narrowest signature of each)
+    "window 512": ("198.51.100.9", 64, 512, "4:64:0:*:512,*:::0"),
+    "window 1024, ttl 255": ("198.51.100.10", 255, 1024, "4:255:0:*:1024,*:::0"),
+}
+
+
+def client_syn(kind, sport):
+    src, ttl, window, options = CLIENTS[kind]
+    return bytes(Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
+                 IP(src=src, dst=SERVER, ttl=ttl, flags="DF", id=sport) /
+                 TCP(sport=sport, dport=80, flags="S", seq=1000 + sport, window=window, options=options))
+
+
+def tool_syn(kind, sport):
+    src, ttl, window, _ = TOOLS[kind]
+    return bytes(Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
+                 IP(src=src, dst=SERVER, ttl=ttl, id=sport) /
+                 TCP(sport=sport, dport=80, flags="S", seq=0x5eed, window=window))
+
+
+class Traffic:
+    """Sends the clients' SYNs (and a flood's) into p1 and reads what left by p2. Source ports count up, so
+    that each SYN that left can be told apart."""
+
+    def __init__(self, system):
+        self.system = system
+        self.sport = 1024
+        self.sent = {}                              # sport -> (kind, time sent)
+        # One frame per kind, built once (scapy is slow); each SYN gets its own source port and IP id.
+        self.templates = {kind: bytearray(client_syn(kind, 0) if kind in CLIENTS else tool_syn(kind, 0))
+                          for kind in list(CLIENTS) + list(TOOLS)}
+
+    def _frame(self, kind, sport):
+        frame = self.templates[kind]
+        frame[IPV4_ID:IPV4_ID + 2] = sport.to_bytes(2, "big")
+        frame[TCP_SPORT:TCP_SPORT + 2] = sport.to_bytes(2, "big")
+        return bytes(frame)
+
+    def run(self, seconds, flood=None, until=None):
+        """Sends for `seconds` (or until `until()` is true, checked each second); returns the elapsed time."""
+        start = time.time()
+        next_check = start + 1
+        n = 0
+        while time.time() - start < seconds:
+            frames = []
+            for i in range(round(CLIENT_RATE * SLICE)):
+                frames.append(("linux", "windows", "macos")[(n + i) % 3])
+            if flood:
+                frames += [flood] * round(FLOOD_RATE * SLICE)
+            hexes = []
+            for kind in frames:
+                self.sport = self.sport + 1 if self.sport < 65535 else 1024
+                self.sent[self.sport] = (kind, time.time())
+                hexes.append(self._frame(kind, self.sport).hex())
+            n += len(frames)
+            r = self.system.sh(f"ovs-appctl netdev-dummy/receive p1 {' '.join(hexes)}")
+            assert r.returncode == 0, r.stderr
+            slice_end = start + SLICE * (1 + int((time.time() - start) / SLICE))
+            time.sleep(max(0.0, slice_end - time.time()))
+            if until and time.time() >= next_check:
+                next_check += 1
+                if until():
+                    break
+        return time.time() - start
+
+    def left(self):
+        """The source ports of the SYNs that left by p2."""
+        path = self.system.run_dir / "p2-tx.pcap"
+        if not path.exists() or path.stat().st_size <= 24:
+            return set()
+        return {TCP(bytes(p)[34:]).sport for p in rdpcap(str(path)) if bytes(p)[12:14] == b"\x08\x00"
+                and bytes(p)[23] == 6}
+
+    def outcome(self, since, until_time):
+        """Per kind: SYNs sent in [since, until_time) and how many of them left."""
+        left = self.left()
+        out = {}
+        for sport, (kind, sent_at) in self.sent.items():
+            if since <= sent_at < until_time:
+                total, passed = out.get(kind, (0, 0))
+                out[kind] = (total + 1, passed + (sport in left))
+        return out
+
+
+def _guard_url(system):
+    return f"{system.restconf}/data/oko-syn-guard:syn-guards/syn-guard={GUARD}"
+
+
+def _state(system):
+    r = requests.get(f"{_guard_url(system)}/state?content=nonconfig", auth=AUTH, timeout=30)
+    return r.json()["oko-syn-guard:state"] if r.status_code == 200 else {}
+
+
+def _flows(system, table):
+    out = system.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {system.bridge} table={table}").stdout
+    return [line for line in out.splitlines() if "priority=" in line]
+
+
+def _drop_packets(system):
+    """n_packets of the guard's drop flow on the switch, None while it has none."""
+    for line in _flows(system, 0):
+        if "filter_prog=65001" in line:
+            return int(line.split("n_packets=")[1].split(",")[0])
+    return None
+
+
+def _program_gone(system):
+    r = requests.get(f"{system.restconf}/data/oko:programs/program=syn-guard-{GUARD}-sampler", auth=AUTH, timeout=30)
+    return r.status_code in (404, 409) and "data-missing" in r.text    # this RESTCONF answers 409
+
+
+@pytest.fixture(scope="module")
+def guarded(system):
+    system.sh(f"ovs-vsctl --if-exists del-port {system.bridge} p1 -- --if-exists del-port {system.bridge} p2")
+    for number, port in ((1, "p1"), (2, "p2")):
+        (system.run_dir / f"{port}-tx.pcap").unlink(missing_ok=True)
+        r = system.sh(f"ovs-vsctl --may-exist add-port {system.bridge} {port} -- set interface {port} type=dummy "
+                      f"ofport_request={number} options:tx_pcap={system.run_dir}/{port}-tx.pcap")
+        assert r.returncode == 0, r.stderr
+    node = system.node_id
+    forward = {"flow-node-inventory:flow": [{
+        "id": "to-servers", "table_id": 1, "priority": 10,
+        "match": {"in-port": f"{node}:1", "ethernet-match": {"ethernet-type": {"type": 0x0800}}},
+        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
+            {"order": 0, "output-action": {"output-node-connector": "2"}}]}}]}}]}
+    url = f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=1/flow=to-servers"
+    # The flow manager may still be reconciling the new switch: write until the flow is there.
+    wait_for(lambda: requests.put(url, json=forward, auth=AUTH, timeout=60).ok and
+             wait_for(lambda: len(_flows(system, 1)) == 1, 10, "no forwarding flow"), 180,
+             "the forwarding flow never reached the switch")
+    yield system
+    requests.delete(_guard_url(system), auth=AUTH, timeout=60)
+    wait_for(lambda: _program_gone(system), 60, "the guard's programs were not removed")
+    requests.delete(url, auth=AUTH, timeout=60)
+    system.sh(f"ovs-vsctl --if-exists del-port {system.bridge} p1 -- --if-exists del-port {system.bridge} p2")
+
+
+@pytest.fixture(scope="module")
+def traffic(guarded):
+    return Traffic(guarded)
+
+
+def test_a_guard_installs_its_programs_and_flows_and_learns_the_clients(guarded, traffic):
+    system = guarded
+    guard = {"oko-syn-guard:syn-guard": [{
+        "name": GUARD, "node": [system.node_id],
+        "protected-destination": [{"prefix": "10.0.2.0/24", "port": [80]}],
+        "sampling-rate": SAMPLING_RATE, "detection-threshold": THRESHOLD, "learning-period": LEARNING,
+        "hold-time": HOLD}]}
+    r = requests.put(_guard_url(system), json=guard, auth=AUTH, timeout=60)
+    assert r.status_code in (200, 201, 204), r.text
+    # Its sampling and passing flows reach the switch once the sampler is installed there.
+    wait_for(lambda: len(_flows(system, 0)) == 2, 90, "the guard's flows are not on the switch")
+    flows = _flows(system, 0)
+    assert any("filter_prog=65000" in f and "CONTROLLER:128" in f and "goto_table:1" in f for f in flows), flows
+    assert any("filter_prog" not in f and "goto_table:1" in f for f in flows), flows
+    state = _state(system)
+    assert state.get("phase") == "learning", state
+
+    # The clients' SYNs pass while the guard learns them.
+    start = time.time()
+    traffic.run(LEARNING + 10, until=lambda: _state(system).get("phase") == "watching"
+                and len(_state(system).get("learned-signature", [])) >= 3)
+    state = _state(system)
+    assert state.get("phase") == "watching", state
+    learned = {s["signature"] for s in state.get("learned-signature", [])}
+    assert len(learned) == 3, learned
+    assert not any(sig == t[3] for t in TOOLS.values() for sig in learned)
+    time.sleep(1)
+    sent = traffic.outcome(start, time.time())
+    assert all(total == passed for total, passed in sent.values()), sent
+
+
+def _flood(system, traffic, tool):
+    """Floods with `tool` (and the clients) until the drop flow has dropped for 5 seconds; returns the seconds
+    to mitigation and the outcome after it."""
+    start = time.time()
+    mitigated = []
+
+    def dropping():
+        if not mitigated and (_drop_packets(system) or 0) > 0:
+            mitigated.append(time.time())
+        return mitigated and time.time() - mitigated[0] >= 5
+    traffic.run(MITIGATION_BOUND + 10, flood=tool, until=dropping)
+    assert mitigated, f"the flood of '{tool}' was not dropped within {MITIGATION_BOUND + 10} s: {_state(system)}"
+    seconds = mitigated[0] - start
+    time.sleep(1)
+    return seconds, traffic.outcome(start, mitigated[0]), traffic.outcome(mitigated[0] + 1, time.time())
+
+
+def test_a_flood_is_dropped_in_the_switch_and_the_clients_pass(guarded, traffic):
+    system = guarded
+    seconds, before, after = _flood(system, traffic, "window 512")
+    print(f"syn-guard: flood 'window 512' dropped after {seconds:.1f} s; during detection {before}; after {after}")
+    assert seconds <= MITIGATION_BOUND, seconds
+    state = _state(system)
+    active = state.get("active-signature", [])
+    assert [a["signature"] for a in active] == [TOOLS["window 512"][3]], state
+    assert float(active[0]["legitimate-share"]) == 0.0
+    assert int(active[0]["dropped"]) > 0
+    assert state["phase"] == "mitigating"
+    # After the mitigation: no flood SYN leaves, every client SYN does (>= 99 % over the whole flood).
+    flood_total, flood_passed = after["window 512"]
+    assert flood_passed <= flood_total * 0.01, after
+    clients = [before.get(k, (0, 0)) for k in CLIENTS] + [after.get(k, (0, 0)) for k in CLIENTS]
+    total, passed = sum(c[0] for c in clients), sum(c[1] for c in clients)
+    assert passed >= 0.99 * total, (before, after)
+
+
+def test_the_signature_goes_after_the_hold_time_once_the_flood_stops(guarded, traffic):
+    system = guarded
+    stop = time.time()
+    traffic.run(HOLD + 15, until=lambda: _drop_packets(system) is None)
+    gone = time.time() - stop
+    assert _drop_packets(system) is None, _flows(system, 0)
+    assert gone >= HOLD - 1, f"removed {gone:.1f} s after the flood stopped, before the hold time"
+    state = wait_for(lambda: (s := _state(system)).get("phase") == "watching" and s, 10, "not watching again")
+    assert not state.get("active-signature"), state
+
+
+def test_a_second_flood_with_another_fingerprint_is_caught_too(guarded, traffic):
+    system = guarded
+    seconds, before, after = _flood(system, traffic, "window 1024, ttl 255")
+    print(f"syn-guard: flood 'window 1024, ttl 255' dropped after {seconds:.1f} s; after {after}")
+    assert seconds <= MITIGATION_BOUND, seconds
+    active = [a["signature"] for a in _state(system).get("active-signature", [])]
+    assert active == [TOOLS["window 1024, ttl 255"][3]], active
+    flood_total, flood_passed = after["window 1024, ttl 255"]
+    assert flood_passed <= flood_total * 0.01, after
+    assert all(after[k][0] == after[k][1] for k in CLIENTS if k in after), after
+
+
+def test_deleting_the_guard_removes_what_it_installed(guarded):
+    system = guarded
+    r = requests.delete(_guard_url(system), auth=AUTH, timeout=60)
+    assert r.status_code in (200, 204), r.text
+    wait_for(lambda: not _flows(system, 0), 60, "the guard's flows are still on the switch")
+    wait_for(lambda: _program_gone(system), 30, "the guard's programs are still configured")
+    assert not _state(system)
