@@ -238,6 +238,30 @@ def controller(results):
     return rows
 
 
+def syn_guard(results):
+    exp = results["experiments"].get("7")
+    if not exp:
+        return []
+    run = exp["runs"][0]
+    rows = [header(exp, f"{len(run['rounds'])} floods"), "",
+            f"Clients {run['client_rate']} SYN/s, flood {run['flood_rate']} SYN/s, detection threshold "
+            f"{run['threshold']} SYN/s, sampling rate {run['sampling_rate']} SYN/s (through netdev-dummy: the "
+            f"controller's reaction, not a line rate).", "",
+            "| round | flood tool | seconds to 90 % dropped | clients' SYNs lost during detection | "
+            "clients' SYNs lost after | signatures installed |", "|---:|---|---:|---:|---:|---|"]
+    for number, r in enumerate(run["rounds"], 1):
+        seconds = "never" if r["seconds_to_90"] is None else f"{r['seconds_to_90']:.1f}"
+        rows.append(f"| {number} | {r['tool']} | {seconds} | {r['clients_lost_detection'][0]} of "
+                    f"{r['clients_lost_detection'][1]} | {r['clients_lost_mitigation'][0]} of "
+                    f"{r['clients_lost_mitigation'][1]} | {', '.join(f'`{s}`' for s in r['signatures'])} |")
+    median = run["median_seconds_to_90"]
+    rows += ["", f"Median {median:.1f} s to 90 % of the flood dropped (max {run['max_seconds_to_90']:.1f} s"
+             f"{'; ' + str(run['never']) + ' floods never' if run['never'] else ''}); the installed signature was "
+             f"the flood tool's own in {run['right_signature']} of {len(run['rounds'])} rounds." if median is not None
+             else "No flood was dropped."]
+    return rows
+
+
 def machine(results):
     m = results.get("machine", {})
     return [f"Machine: {m.get('cpu')} ({m.get('cpus')} CPUs; systemd-detect-virt: {m.get('virtualization')}), "
@@ -259,6 +283,7 @@ def main():
         ("Experiment 4: chains vs the slow path", slow_path(results)),
         ("Experiment 5: library filters in the realistic pipeline", library(results)),
         ("Experiment 6: the controller side", controller(results)),
+        ("Experiment 7: the SYN guard's reaction", syn_guard(results)),
     ]
     for title, lines in sections:
         if lines:

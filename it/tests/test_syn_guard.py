@@ -13,116 +13,18 @@ import time
 
 import pytest
 import requests
-from scapy.layers.inet import IP, TCP
-from scapy.layers.l2 import Ether
-from scapy.utils import rdpcap
 
 from helpers import AUTH, wait_for
+from synflood import CLIENTS, TOOLS, Traffic
 
 GUARD = "web"
-SERVER = "10.0.2.1"
-SLICE = 0.2                                         # seconds per netdev-dummy/receive call
 CLIENT_RATE = 15                                    # SYN/s of the three clients together
 FLOOD_RATE = 10 * CLIENT_RATE
 THRESHOLD = 40
 LEARNING = 10
 HOLD = 10
 SAMPLING_RATE = 50
-IPV4_ID = 14 + 4                                    # offsets in the frames (no VLAN, no IP options)
-TCP_SPORT = 14 + 20
 MITIGATION_BOUND = 15                               # seconds from the flood's start to its drop flow dropping
-CLIENTS = {
-    # source, TTL, window, options: the layouts of scenario 1 and tests/p0f/vectors.json
-    "linux": ("10.0.1.1", 64, 29200, [("MSS", 1460), ("SAckOK", b""), ("Timestamp", (777, 0)), ("NOP", None),
-                                      ("WScale", 7)]),
-    "windows": ("10.0.1.2", 128, 64240, [("MSS", 1460), ("NOP", None), ("WScale", 8), ("NOP", None),
-                                         ("NOP", None), ("SAckOK", b"")]),
-    "macos": ("10.0.1.3", 64, 65535, [("MSS", 1460), ("NOP", None), ("WScale", 6), ("NOP", None), ("NOP", None),
-                                      ("Timestamp", (777, 0)), ("SAckOK", b""), ("EOL", None)]),
-}
-TOOLS = {
-    # what p0f calls them, as the guard must name them (the narrowest signature of each)
-    "window 512": ("198.51.100.9", 64, 512, "4:64:0:*:512,*:::0"),
-    "window 1024, ttl 255": ("198.51.100.10", 255, 1024, "4:255:0:*:1024,*:::0"),
-}
-
-
-def client_syn(kind, sport):
-    src, ttl, window, options = CLIENTS[kind]
-    return bytes(Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
-                 IP(src=src, dst=SERVER, ttl=ttl, flags="DF", id=sport) /
-                 TCP(sport=sport, dport=80, flags="S", seq=1000 + sport, window=window, options=options))
-
-
-def tool_syn(kind, sport):
-    src, ttl, window, _ = TOOLS[kind]
-    return bytes(Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /
-                 IP(src=src, dst=SERVER, ttl=ttl, id=sport) /
-                 TCP(sport=sport, dport=80, flags="S", seq=0x5eed, window=window))
-
-
-class Traffic:
-    """Sends the clients' SYNs (and a flood's) into p1 and reads what left by p2. Source ports count up, so
-    that each SYN that left can be told apart."""
-
-    def __init__(self, system):
-        self.system = system
-        self.sport = 1024
-        self.sent = {}                              # sport -> (kind, time sent)
-        # One frame per kind, built once (scapy is slow); each SYN gets its own source port and IP id.
-        self.templates = {kind: bytearray(client_syn(kind, 0) if kind in CLIENTS else tool_syn(kind, 0))
-                          for kind in list(CLIENTS) + list(TOOLS)}
-
-    def _frame(self, kind, sport):
-        frame = self.templates[kind]
-        frame[IPV4_ID:IPV4_ID + 2] = sport.to_bytes(2, "big")
-        frame[TCP_SPORT:TCP_SPORT + 2] = sport.to_bytes(2, "big")
-        return bytes(frame)
-
-    def run(self, seconds, flood=None, until=None):
-        """Sends for `seconds` (or until `until()` is true, checked each second); returns the elapsed time."""
-        start = time.time()
-        next_check = start + 1
-        n = 0
-        while time.time() - start < seconds:
-            frames = []
-            for i in range(round(CLIENT_RATE * SLICE)):
-                frames.append(("linux", "windows", "macos")[(n + i) % 3])
-            if flood:
-                frames += [flood] * round(FLOOD_RATE * SLICE)
-            hexes = []
-            for kind in frames:
-                self.sport = self.sport + 1 if self.sport < 65535 else 1024
-                self.sent[self.sport] = (kind, time.time())
-                hexes.append(self._frame(kind, self.sport).hex())
-            n += len(frames)
-            r = self.system.sh(f"ovs-appctl netdev-dummy/receive p1 {' '.join(hexes)}")
-            assert r.returncode == 0, r.stderr
-            slice_end = start + SLICE * (1 + int((time.time() - start) / SLICE))
-            time.sleep(max(0.0, slice_end - time.time()))
-            if until and time.time() >= next_check:
-                next_check += 1
-                if until():
-                    break
-        return time.time() - start
-
-    def left(self):
-        """The source ports of the SYNs that left by p2."""
-        path = self.system.run_dir / "p2-tx.pcap"
-        if not path.exists() or path.stat().st_size <= 24:
-            return set()
-        return {TCP(bytes(p)[34:]).sport for p in rdpcap(str(path)) if bytes(p)[12:14] == b"\x08\x00"
-                and bytes(p)[23] == 6}
-
-    def outcome(self, since, until_time):
-        """Per kind: SYNs sent in [since, until_time) and how many of them left."""
-        left = self.left()
-        out = {}
-        for sport, (kind, sent_at) in self.sent.items():
-            if since <= sent_at < until_time:
-                total, passed = out.get(kind, (0, 0))
-                out[kind] = (total + 1, passed + (sport in left))
-        return out
 
 
 def _guard_url(system):
@@ -180,7 +82,7 @@ def guarded(system):
 
 @pytest.fixture(scope="module")
 def traffic(guarded):
-    return Traffic(guarded)
+    return Traffic(guarded, CLIENT_RATE, FLOOD_RATE)
 
 
 def test_a_guard_installs_its_programs_and_flows_and_learns_the_clients(guarded, traffic):
