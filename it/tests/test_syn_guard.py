@@ -8,12 +8,17 @@ to a protected server, learns its clients' p0f signatures (Linux, Windows, macOS
 SYNs arrive at 10x the clients' rate, installs a signature that drops the flood in the switch while the clients'
 SYNs pass; the signature goes once the flood has stopped for the hold time, and a second flood with another
 tool's fingerprint is caught too. Traffic enters dummy port p1 with netdev-dummy/receive, in slices of 200 ms;
-what reaches the server leaves by p2 (a forwarding flow in the guard's next table). The tests run in file order."""
+what reaches the server leaves by p2 (a forwarding flow in the guard's next table). The requests are the guide's:
+its forwarding flow, its guard (with shorter periods and a lower threshold), its veto. The tests run in file
+order."""
+import json
+import re
 import time
 
 import pytest
 import requests
 
+from conftest import REPO
 from helpers import AUTH, wait_for
 from synflood import CLIENTS, TOOLS, Traffic
 
@@ -25,6 +30,15 @@ LEARNING = 10
 HOLD = 10
 SAMPLING_RATE = 50
 MITIGATION_BOUND = 15                               # seconds from the flood's start to its drop flow dropping
+GUIDE = REPO / "docs" / "syn-guard.md"
+
+
+def guide_request(path_part):
+    """The URL (under $RESTCONF/data) and JSON body of the guide's curl command whose URL contains `path_part`."""
+    for url, body in re.findall(r'"\$RESTCONF/data/([^"]+)" \\\n\s*-d \'(.*?)\'', GUIDE.read_text(), re.S):
+        if path_part in url:
+            return url, json.loads(body)
+    raise AssertionError(f"docs/syn-guard.md has no request to {path_part}")
 
 
 def _guard_url(system):
@@ -42,11 +56,9 @@ def _flows(system, table):
 
 
 def _drop_packets(system):
-    """n_packets of the guard's drop flow on the switch, None while it has none."""
-    for line in _flows(system, 0):
-        if "filter_prog=65001" in line:
-            return int(line.split("n_packets=")[1].split(",")[0])
-    return None
+    """n_packets of the guard's drop flows on the switch, None while it has none."""
+    counts = [int(line.split("n_packets=")[1].split(",")[0]) for line in _flows(system, 0) if "filter_prog=65001" in line]
+    return sum(counts) if counts else None
 
 
 def _program_gone(system):
@@ -62,17 +74,19 @@ def guarded(system):
         r = system.sh(f"ovs-vsctl --may-exist add-port {system.bridge} {port} -- set interface {port} type=dummy "
                       f"ofport_request={number} options:tx_pcap={system.run_dir}/{port}-tx.pcap")
         assert r.returncode == 0, r.stderr
-    node = system.node_id
-    forward = {"flow-node-inventory:flow": [{
-        "id": "to-servers", "table_id": 1, "priority": 10,
-        "match": {"in-port": f"{node}:1", "ethernet-match": {"ethernet-type": {"type": 0x0800}}},
-        "instructions": {"instruction": [{"order": 0, "apply-actions": {"action": [
-            {"order": 0, "output-action": {"output-node-connector": "2"}}]}}]}}]}
-    url = f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=1/flow=to-servers"
+    path, forward = guide_request("flow=to-servers")
+    url = f"{system.restconf}/data/{path}"
     # The flow manager may still be reconciling the new switch: write until the flow is there.
-    wait_for(lambda: requests.put(url, json=forward, auth=AUTH, timeout=60).ok and
-             wait_for(lambda: len(_flows(system, 1)) == 1, 10, "no forwarding flow"), 180,
-             "the forwarding flow never reached the switch")
+
+    def forwarding_on_switch():
+        assert requests.put(url, json=forward, auth=AUTH, timeout=60).ok
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if len(_flows(system, 1)) == 1:
+                return True
+            time.sleep(1)
+        return False
+    wait_for(forwarding_on_switch, 180, "the forwarding flow never reached the switch")
     yield system
     requests.delete(_guard_url(system), auth=AUTH, timeout=60)
     wait_for(lambda: _program_gone(system), 60, "the guard's programs were not removed")
@@ -87,18 +101,21 @@ def traffic(guarded):
 
 def test_a_guard_installs_its_programs_and_flows_and_learns_the_clients(guarded, traffic):
     system = guarded
-    guard = {"oko-syn-guard:syn-guard": [{
-        "name": GUARD, "node": [system.node_id],
-        "protected-destination": [{"prefix": "10.0.2.0/24", "port": [80]}],
-        "sampling-rate": SAMPLING_RATE, "detection-threshold": THRESHOLD, "learning-period": LEARNING,
-        "hold-time": HOLD}]}
+    path, guard = guide_request("syn-guard=web")
+    assert f"{system.restconf}/data/{path}" == _guard_url(system)
+    entry = guard["oko-syn-guard:syn-guard"][0]
+    assert entry["node"] == [system.node_id]
+    # The guide's values, shorter and lower for a test.
+    entry.update({"sampling-rate": SAMPLING_RATE, "detection-threshold": THRESHOLD, "learning-period": LEARNING,
+                  "hold-time": HOLD})
     r = requests.put(_guard_url(system), json=guard, auth=AUTH, timeout=60)
     assert r.status_code in (200, 201, 204), r.text
-    # Its sampling and passing flows reach the switch once the sampler is installed there.
-    wait_for(lambda: len(_flows(system, 0)) == 2, 90, "the guard's flows are not on the switch")
+    # Its sampling and passing flows (ports 80 and 443) reach the switch once the sampler is installed there.
+    wait_for(lambda: len(_flows(system, 0)) == 4, 90, "the guard's flows are not on the switch")
     flows = _flows(system, 0)
-    assert any("filter_prog=65000" in f and "CONTROLLER:128" in f and "goto_table:1" in f for f in flows), flows
-    assert any("filter_prog" not in f and "goto_table:1" in f for f in flows), flows
+    for port in (80, 443):
+        assert any(f"tp_dst={port},filter_prog=65000" in f and "CONTROLLER:128,goto_table:1" in f for f in flows), flows
+        assert any(f"tp_dst={port} actions=goto_table:1" in f for f in flows), flows
     state = _state(system)
     assert state.get("phase") == "learning", state
 
@@ -114,6 +131,19 @@ def test_a_guard_installs_its_programs_and_flows_and_learns_the_clients(guarded,
     time.sleep(1)
     sent = traffic.outcome(start, time.time())
     assert all(total == passed for total, passed in sent.values()), sent
+
+
+def test_a_signature_that_does_not_parse_is_refused_and_the_guard_keeps_running(guarded):
+    system = guarded
+    r = requests.post(_guard_url(system), json={"oko-syn-guard:pinned-signature": ["4:64:0:*:512"]}, auth=AUTH,
+                      timeout=30, headers={"Accept": "application/json"})
+    assert r.status_code == 500, r.text             # how OpenDaylight's RESTCONF reports a refused commit
+    (error,) = r.json()["errors"]["error"]
+    assert error["error-tag"] == "operation-failed", r.text
+    assert "syn-guard web: pinned-signature '4:64:0:*:512'" in error["error-info"], r.text
+    r = requests.get(f"{_guard_url(system)}?content=config", auth=AUTH, timeout=30)
+    assert "pinned-signature" not in r.json()["oko-syn-guard:syn-guard"][0], r.text
+    assert _state(system).get("phase") == "watching" and len(_flows(system, 0)) == 4
 
 
 def _flood(system, traffic, tool):
@@ -172,6 +202,31 @@ def test_a_second_flood_with_another_fingerprint_is_caught_too(guarded, traffic)
     assert active == [TOOLS["window 1024, ttl 255"][3]], active
     flood_total, flood_passed = after["window 1024, ttl 255"]
     assert flood_passed <= flood_total * 0.01, after
+    assert all(after[k][0] == after[k][1] for k in CLIENTS if k in after), after
+
+
+def _active(system):
+    return [a["signature"] for a in _state(system).get("active-signature", [])]
+
+
+def test_an_operators_veto_during_a_flood_takes_effect_at_once_and_keeps_what_was_learned(guarded, traffic):
+    system = guarded
+    tool, narrowest, any_window = "window 512", TOOLS["window 512"][3], "4:64:0:*:*,*:::0"
+    traffic.run(MITIGATION_BOUND, flood=tool, until=lambda: narrowest in _active(system))
+    assert narrowest in _active(system), _state(system)
+    path, veto = guide_request("vetoed-signature=")
+    r = requests.put(f"{system.restconf}/data/{path}", json=veto, auth=AUTH, timeout=60)
+    assert r.status_code in (200, 201, 204), r.text
+    # The same flood goes on: the guard chooses the looser signature the guide names, without learning again.
+    traffic.run(MITIGATION_BOUND, flood=tool, until=lambda: any_window in _active(system))
+    state = _state(system)
+    assert any_window in _active(system) and narrowest not in _active(system), state
+    assert state["phase"] == "mitigating" and len(state.get("learned-signature", [])) == 3, state
+    since = time.time() + 1
+    traffic.run(4, flood=tool)
+    time.sleep(1)
+    after = traffic.outcome(since, time.time())
+    assert after[tool][1] <= after[tool][0] * 0.01, after
     assert all(after[k][0] == after[k][1] for k in CLIENTS if k in after), after
 
 

@@ -36,12 +36,15 @@ import org.opendaylight.oko.northbound.install.OperationalState;
 import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.program.ProgramsValidator;
+import org.opendaylight.oko.northbound.synguard.GuardConfig;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.Program;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.programs.ProgramKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.syn.guard.rev261126.SynGuards;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.syn.guard.rev261126.syn.guards.SynGuard;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.concepts.Registration;
@@ -61,13 +64,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks a configuration write that touches /programs or /switches before it commits, and gives it its
- * operational entries as it commits.
+ * Checks a configuration write that touches /programs, /switches or /syn-guards before it commits, and gives it
+ * its operational entries as it commits.
  *
  * <p>Refused, with the reason as the RESTCONF client's error, and the datastore keeping its previous state: a
  * program no switch could load (not an ELF object, an unknown library filter, a parameter that does not fit,
- * initial entries of the wrong size), and the deletion of a program a switch entry still names (the switch would
- * run it with nothing in the configuration saying so). The cohort sits on the datastore's root so that it sees
+ * initial entries of the wrong size), the deletion of a program a switch entry still names (the switch would
+ * run it with nothing in the configuration saying so), and a SYN guard that could not run (a pinned or vetoed
+ * signature that does not parse, no switch, no destination, next-table not after table, one program id for both
+ * programs). The cohort sits on the datastore's root so that it sees
  * both subtrees of one transaction: a program and the switch entries that name it may go in the same request.
  * (The root belongs to the default shard, where the oko module's data lives unless modules.conf gives it its own
  * shard: then this cohort sees none of it.)
@@ -89,6 +94,7 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
     private final ProgramInfoPublisher programInfo;
     private final YangInstanceIdentifier programsPath;
     private final YangInstanceIdentifier switchesPath;
+    private final YangInstanceIdentifier synGuardsPath;
     private final Registration registration;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         final Thread thread = new Thread(runnable, "oko-commit-cohort-timer");
@@ -104,6 +110,7 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         programInfo = new ProgramInfoPublisher(broker, resolver);
         programsPath = codec.toYangInstanceIdentifier(DataObjectReference.builder(Programs.class).build());
         switchesPath = codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build());
+        synGuardsPath = codec.toYangInstanceIdentifier(DataObjectReference.builder(SynGuards.class).build());
         final var cohorts = domBroker.extension(DOMDataBroker.CommitCohortExtension.class);
         if (cohorts == null) {
             registration = null;
@@ -111,7 +118,7 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         } else {
             registration = cohorts.registerCommitCohort(
                 DOMDataTreeIdentifier.of(LogicalDatastoreType.CONFIGURATION, YangInstanceIdentifier.of()), this);
-            LOG.info("Writes of /programs and /switches are checked before they commit");
+            LOG.info("Writes of /programs, /switches and /syn-guards are checked before they commit");
         }
     }
 
@@ -121,6 +128,15 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         final List<Change> changes = new ArrayList<>();
         for (DOMDataTreeCandidate candidate : candidates) {
             final var root = candidate.getRootNode();
+            final DataTreeCandidateNode guards = changed(candidate, synGuardsPath);
+            if (guards != null) {
+                final Optional<String> problem = guardProblem(decode(synGuardsPath, guards.dataAfter()));
+                if (problem.isPresent()) {
+                    LOG.warn("Configuration write refused: {}", problem.orElseThrow());
+                    return FluentFutures.immediateFailedFluentFuture(new DataValidationFailedException(
+                        YangInstanceIdentifier.class, synGuardsPath, problem.orElseThrow()));
+                }
+            }
             final DataTreeCandidateNode programs = changed(candidate, programsPath);
             final DataTreeCandidateNode switches = changed(candidate, switchesPath);
             if (programs == null && switches == null) {
@@ -170,6 +186,21 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
                 return ThreePhaseCommitStep.NOOP_ABORT_FUTURE;
             }
         });
+    }
+
+    /** The first guard a SYN guard could not run as configured (a signature that does not parse...). */
+    private static Optional<String> guardProblem(final SynGuards guards) {
+        if (guards == null) {
+            return Optional.empty();
+        }
+        for (SynGuard guard : guards.nonnullSynGuard().values()) {
+            try {
+                GuardConfig.of(guard);
+            } catch (IllegalArgumentException e) {
+                return Optional.of("syn-guard " + guard.getName().getValue() + ": " + e.getMessage());
+            }
+        }
+        return Optional.empty();
     }
 
     /** What a transaction did to /programs and /switches (null: that subtree is untouched, or absent). */

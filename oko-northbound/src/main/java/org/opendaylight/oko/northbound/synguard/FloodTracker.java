@@ -98,7 +98,7 @@ public final class FloodTracker {
     private record Timed(long nanos, SynSample sample) {
     }
 
-    private final Settings settings;
+    private Settings settings;
     private final long startNanos;
     private final Deque<Timed> probation = new ArrayDeque<>();
     private final Deque<Timed> learned = new ArrayDeque<>();
@@ -176,9 +176,7 @@ public final class FloodTracker {
             phase = next;
             phaseSinceNanos = now;
         }
-        return !Arrays.equals(before, slots, Comparator.nullsFirst(
-            Comparator.comparing((Active active) -> active.signature().toText())
-                .thenComparingInt(Active::slot)));
+        return !sameSlots(before);
     }
 
     private void observeRates(final Map<InetAddress, Long> synsPerSecond) {
@@ -279,6 +277,52 @@ public final class FloodTracker {
                 (double) choice.floodSamples() / uncoveredSamples, choice.legitimateShare(), 0, 0, now);
         }
         message = "flood at " + floodedText() + ": " + choices.size() + " signature(s) installed";
+    }
+
+    /**
+     * New settings while the guard runs (what it learned stays): vetoed signatures leave their slots at once,
+     * unless pinned; while a mitigation lasts, new pinned signatures take free slots at once. Returns whether
+     * the slots changed.
+     */
+    public boolean reconfigure(final Settings next, final long now) {
+        settings = requireNonNull(next);
+        final Active[] before = slots.clone();
+        final boolean mitigating = activeCount() > 0;
+        for (int slot = 0; slot < SLOTS; slot++) {
+            final Active active = slots[slot];
+            if (active == null) {
+                continue;
+            }
+            final boolean pinned = next.pinned().contains(active.signature());
+            if (!pinned && next.vetoed().contains(active.signature())) {
+                slots[slot] = null;
+            } else if (pinned != active.pinned()) {
+                slots[slot] = new Active(slot, active.signature(), active.sinceNanos(), pinned, active.floodShare(),
+                    active.legitimateShare(), active.dropped(), active.droppedPerSecond(), active.lastFloodNanos());
+            }
+        }
+        if (mitigating) {
+            for (P0fSignature pin : next.pinned()) {
+                if (activeCount() >= next.maxSignatures()) {
+                    break;
+                }
+                if (Arrays.stream(slots).noneMatch(active -> active != null && active.signature().equals(pin))) {
+                    final int free = Arrays.asList(slots).indexOf(null);
+                    slots[free] = new Active(free, pin, now, true, 0, 0, 0, 0, now);
+                }
+            }
+        }
+        if (activeCount() == 0 && phase == Phase.MITIGATING) {
+            phase = now - startNanos < settings.learningNanos() ? Phase.LEARNING : Phase.WATCHING;
+            phaseSinceNanos = now;
+        }
+        return !sameSlots(before);
+    }
+
+    private boolean sameSlots(final Active[] before) {
+        return Arrays.equals(before, slots, Comparator.nullsFirst(
+            Comparator.comparing((Active active) -> active.signature().toText())
+                .thenComparingInt(Active::slot)));
     }
 
     /** Legitimate clients' share of the flooded destinations' SYNs now: their usual rate over their rate now. */

@@ -131,6 +131,17 @@ public record GuardConfig(String name, List<String> nodes, List<Destination> des
         }
     }
 
+    /**
+     * Whether the guard's switches need nothing new for {@code other}: the same programs, flows and switches (what
+     * differs, if anything, is only how the guard decides).
+     */
+    public boolean sameInstallation(final GuardConfig other) {
+        return name.equals(other.name) && nodes.equals(other.nodes) && destinations.equals(other.destinations)
+            && samplingRate == other.samplingRate && table == other.table && nextTable == other.nextTable
+            && priority == other.priority && samplerProgramId == other.samplerProgramId
+            && filterProgramId == other.filterProgramId;
+    }
+
     /** What the flood tracker needs. */
     public FloodTracker.Settings trackerSettings() {
         return new FloodTracker.Settings(threshold, TimeUnit.SECONDS.toNanos(learningSeconds),

@@ -57,7 +57,7 @@ final class RunningGuard {
     private record Reading(Map<InetAddress, Long> syns, long[] slotMatches, byte[][] slots) {
     }
 
-    private final GuardConfig config;
+    private volatile GuardConfig config;
     private final SwitchClient client;
     private final GuardStore store;
     private final Predicate<String> owned;
@@ -94,6 +94,21 @@ final class RunningGuard {
 
     GuardConfig config() {
         return config;
+    }
+
+    /**
+     * New decision settings (threshold, hold time, signatures pinned or vetoed...) for the same installation: what
+     * the guard learned stays, and the switches get changed slots at the next tick.
+     */
+    synchronized void reconfigure(final GuardConfig next) {
+        if (!config.sameInstallation(next)) {
+            throw new IllegalArgumentException("SYN guard " + config.name() + ": a new installation needs a restart");
+        }
+        config = next;
+        if (tracker.reconfigure(next.trackerSettings(), clock.getAsLong())) {
+            LOG.info("SYN guard {}: reconfigured; signatures now {}", next.name(),
+                tracker.active().stream().map(a -> a.slot() + "=" + a.signature().toText()).toList());
+        }
     }
 
     /** A packet-in with the guard's cookie. */
@@ -210,10 +225,20 @@ final class RunningGuard {
                 }
             }
         }
-        final boolean changed = tracker.tick(now, synsPerSecond, slotDrops, seconds);
-        if (changed) {
-            LOG.info("SYN guard {}: {}; signatures now {}", config.name(), tracker.message(),
-                tracker.active().stream().map(a -> a.slot() + "=" + a.signature().toText()).toList());
+        final List<P0fSignature> before = activeSignatures();
+        if (tracker.tick(now, synsPerSecond, slotDrops, seconds)) {
+            final List<P0fSignature> after = activeSignatures();
+            final List<String> added = after.stream().filter(sig -> !before.contains(sig)).map(P0fSignature::toText)
+                .toList();
+            final List<String> removed = before.stream().filter(sig -> !after.contains(sig))
+                .map(P0fSignature::toText).toList();
+            if (!added.isEmpty()) {
+                LOG.info("SYN guard {}: installed {} ({})", config.name(), added, tracker.message());
+            }
+            if (!removed.isEmpty()) {
+                LOG.info("SYN guard {}: removed {}: they dropped fewer than {} SYN/s for {} s", config.name(),
+                    removed, config.threshold(), config.holdSeconds());
+            }
         }
         final byte[][] wanted = wantedSlots();
         for (int i = 0; i < nodes.size(); i++) {
@@ -232,6 +257,10 @@ final class RunningGuard {
             }
         }
         store.writeState(config.name(), tracker);
+    }
+
+    private List<P0fSignature> activeSignatures() {
+        return tracker.active().stream().map(FloodTracker.Active::signature).toList();
     }
 
     /** A counter's increase; a counter that went down was reset (the program reloaded): it counts from zero. */

@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the SYN guards configured under /oko-syn-guard:syn-guards: installs what each needs when it is created,
- * removes it when it is deleted (a changed guard is removed and installed again, and learns again), hands each the
- * packet-ins with its cookie, and ticks every guard once per {@link #TICK_MILLIS}.
+ * removes it when it is deleted, hands each the packet-ins with its cookie, and ticks every guard once per
+ * {@link #TICK_MILLIS}. A change of how a guard decides (threshold, hold time, pinned or vetoed signatures...)
+ * reaches the running guard; a change of what it installs (switches, destinations, sampling rate, table,
+ * priority, program ids) removes it and installs it again, and it learns again.
  */
 public final class SynGuardService implements AutoCloseable {
     /** How often guards read their switches' counts and decide. */
@@ -75,6 +77,9 @@ public final class SynGuardService implements AutoCloseable {
             final SynGuard before = root.dataBefore();
             final SynGuard after = root.dataAfter();
             try {
+                if (before != null && after != null && reconfigured(after)) {
+                    continue;
+                }
                 if (before != null) {
                     stop(before.getName().getValue(), after == null);
                 }
@@ -87,6 +92,25 @@ public final class SynGuardService implements AutoCloseable {
                     e);
             }
         }
+    }
+
+    /** A change that needs nothing new on the switches goes to the running guard, which keeps what it learned. */
+    private boolean reconfigured(final SynGuard guard) {
+        final RunningGuard running = guards.get(guard.getName().getValue());
+        if (running == null) {
+            return false;
+        }
+        final GuardConfig config;
+        try {
+            config = GuardConfig.of(guard);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (!running.config().sameInstallation(config)) {
+            return false;
+        }
+        running.reconfigure(config);
+        return true;
     }
 
     private void start(final SynGuard guard) {

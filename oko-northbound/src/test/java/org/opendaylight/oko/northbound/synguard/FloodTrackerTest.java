@@ -205,6 +205,29 @@ class FloodTrackerTest {
     }
 
     @Test
+    void anOperatorsVetoAndPinTakeEffectDuringAMitigationWithoutLearningAgain() {
+        final FloodTracker tracker = tracker(List.of(), Set.of());
+        for (int s = 1; s <= 10; s++) {
+            second(tracker, s, 5, null, 0, 15, NO_DROPS);
+        }
+        second(tracker, 11, 5, "flood tool, window 512", 50, 165, NO_DROPS);
+        final P0fSignature chosen = tracker.slot(0).orElseThrow().signature();
+        final P0fSignature other = narrowest("flood tool, window 1024, ttl 255");
+
+        assertTrue(tracker.reconfigure(new FloodTracker.Settings(THRESHOLD, 10 * SECOND, 5 * SECOND, 4, 0.01,
+            List.of(other), Set.of(chosen)), 11 * SECOND + 1));
+        assertEquals(List.of(other), tracker.active().stream().map(FloodTracker.Active::signature).toList());
+        assertTrue(tracker.active().get(0).pinned());
+        assertEquals(Phase.MITIGATING, tracker.phase());
+        assertEquals(3, tracker.learnedShares().size(), "what the guard learned stays");
+
+        // Unpinned and unvetoed again: nothing changes in the slots, the pin flag does.
+        assertFalse(tracker.reconfigure(new FloodTracker.Settings(THRESHOLD, 10 * SECOND, 5 * SECOND, 4, 0.01,
+            List.of(), Set.of()), 11 * SECOND + 2));
+        assertFalse(tracker.active().get(0).pinned());
+    }
+
+    @Test
     void onlyTheFloodedDestinationsSamplesAreTheAttacks() {
         final FloodTracker tracker = tracker(List.of(), Set.of());
         for (int s = 1; s <= 10; s++) {
