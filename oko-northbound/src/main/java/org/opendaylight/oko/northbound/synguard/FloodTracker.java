@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  * <li>While a destination is flooded and free slots remain, the attack's recent samples that no installed
  * signature matches (at least {@link #MIN_ATTACK_SAMPLES}) go to the {@link SignatureSelector}; the legitimate
  * fraction it needs is the flooded destinations' usual rate over their rate now. Pinned signatures take the
- * first slots when a mitigation starts.</li>
+ * first slots when a mitigation starts. With fewer than {@link #MIN_LEARNED_SAMPLES} learned samples, the shares
+ * are guesses: at most one signature then.</li>
  * <li>A signature whose slot drops fewer SYNs per second than the threshold for the hold time is removed;
  * pinned ones only after every other one is gone, and then by the same rule.</li>
  * </ul>
@@ -50,6 +51,8 @@ public final class FloodTracker {
     public static final int MIN_ATTACK_SAMPLES = 10;
     /** How far back attack samples count. */
     public static final long ATTACK_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Below this many learned samples, at most one signature is installed. */
+    public static final int MIN_LEARNED_SAMPLES = 50;
     /** A signature must match at least this share of the flood's samples not yet matched. */
     public static final double MIN_FLOOD_SHARE = 0.05;
     /** How old a sample must be, with no flood meanwhile, before it is learned as legitimate. */
@@ -244,10 +247,14 @@ public final class FloodTracker {
                 free.add(slot);
             }
         }
-        final int budget = Math.min(free.size(), settings.maxSignatures() - activeCount());
+        // With few learned samples the legitimate shares are guesses: then one signature, the flood's largest.
+        final int allowed = learned.size() < MIN_LEARNED_SAMPLES ? Math.min(1, settings.maxSignatures())
+            : settings.maxSignatures();
+        final int budget = Math.min(free.size(), allowed - activeCount());
         if (budget <= 0) {
             message = "flood at " + floodedText() + " not covered: every slot is taken (max-signatures "
-                + settings.maxSignatures() + ")";
+                + settings.maxSignatures() + (allowed < settings.maxSignatures() ? "; one while fewer than "
+                + MIN_LEARNED_SAMPLES + " samples are learned" : "") + ")";
             return;
         }
         final List<SignatureSelector.Observed> uncovered = observed(attack.stream()

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -50,6 +51,8 @@ final class RunningGuard {
     static final int FILTER_COUNTERS_MAP = 1;
     static final int SLOTS = 4;
     private static final Logger LOG = LoggerFactory.getLogger(RunningGuard.class);
+    /** How long a tick waits for a switch's counts. */
+    static final long READ_TIMEOUT_MILLIS = 2_000;
     private static final int KEY_SIZE = 4;
     private static final int COUNTER_SIZE = 8;
 
@@ -63,6 +66,7 @@ final class RunningGuard {
     private final Predicate<String> owned;
     private final LongSupplier clock;
     private final Executor executor;
+    private final ScheduledExecutorService timer;
     private final Layout signatureLayout;
     private final int signatureSize;
     private final FloodTracker tracker;
@@ -76,13 +80,14 @@ final class RunningGuard {
 
     RunningGuard(final GuardConfig config, final SwitchClient client, final GuardStore store,
             final FilterCatalog catalog, final Predicate<String> owned, final LongSupplier clock,
-            final Executor executor) {
+            final Executor executor, final ScheduledExecutorService timer) {
         this.config = requireNonNull(config);
         this.client = requireNonNull(client);
         this.store = requireNonNull(store);
         this.owned = requireNonNull(owned);
         this.clock = requireNonNull(clock);
         this.executor = requireNonNull(executor);
+        this.timer = requireNonNull(timer);
         final FilterCatalog.MapLayout signatures = catalog.filter(GuardStore.FILTER)
             .flatMap(filter -> filter.map("signatures"))
             .orElseThrow(() -> new IllegalStateException("the catalog has no " + GuardStore.FILTER + " signatures"));
@@ -164,10 +169,12 @@ final class RunningGuard {
         final ListenableFuture<Optional<Reading>> both = Futures.whenAllSucceed(sampler, filter).call(
             () -> Optional.of(reading(Futures.getDone(sampler), Futures.getDone(filter))),
             MoreExecutors.directExecutor());
-        return Futures.catching(both, Exception.class, e -> {
-            LOG.debug("SYN guard {}: {} not read: {}", config.name(), node, e.getMessage());
-            return Optional.empty();
-        }, MoreExecutors.directExecutor());
+        // A switch that does not answer must not hold the others' decisions for the switch timeout.
+        return Futures.catching(Futures.withTimeout(both, READ_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS, timer),
+            Exception.class, e -> {
+                LOG.debug("SYN guard {}: {} not read: {}", config.name(), node, e.getMessage());
+                return Optional.empty();
+            }, MoreExecutors.directExecutor());
     }
 
     private Reading reading(final List<MapSection> sampler, final List<MapSection> filter) {
@@ -312,8 +319,11 @@ final class RunningGuard {
             : bytes.length - from >= KEY_SIZE ? Integer.toUnsignedLong(buffer.getInt(from)) : 0;
     }
 
-    /** Stops deciding; what the guard configured stays until the caller removes it. */
-    void close() {
+    /**
+     * Stops deciding, after a decision under way (which may write drop flows): what the guard configured stays
+     * until the caller removes it.
+     */
+    synchronized void close() {
         closed = true;
     }
 }

@@ -48,6 +48,7 @@ public final class SynGuardService implements AutoCloseable {
     private final Predicate<String> owned;
     private final LongSupplier clock;
     private final Executor executor;
+    private final ScheduledExecutorService timer;
     private final Map<String, RunningGuard> guards = new ConcurrentHashMap<>();
     private final Map<Long, RunningGuard> byCookie = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> ticks;
@@ -65,6 +66,7 @@ public final class SynGuardService implements AutoCloseable {
         this.owned = requireNonNull(owned);
         this.executor = requireNonNull(executor);
         this.clock = requireNonNull(clock);
+        this.timer = requireNonNull(timer);
         store = new GuardStore(broker, clock);
         ticks = timer.scheduleWithFixedDelay(this::tickAll, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -139,7 +141,8 @@ public final class SynGuardService implements AutoCloseable {
             store.writeFailed(name, "its programs and flows were not written: " + e.getMessage());
             return;
         }
-        final RunningGuard running = new RunningGuard(config, client, store, catalog, owned, clock, executor);
+        final RunningGuard running = new RunningGuard(config, client, store, catalog, owned, clock, executor,
+            timer);
         guards.put(name, running);
         byCookie.put(GuardFlows.cookie(name), running);
         store.writeState(name, new FloodTracker(config.trackerSettings(), clock.getAsLong()));

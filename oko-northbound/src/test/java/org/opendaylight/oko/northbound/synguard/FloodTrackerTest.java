@@ -228,6 +228,24 @@ class FloodTrackerTest {
     }
 
     @Test
+    void withFewLearnedSamplesOneSignatureAtMostIsInstalled() {
+        final FloodTracker tracker = tracker(List.of(), Set.of());
+        for (int s = 1; s <= 10; s++) {
+            second(tracker, s, 1, null, 0, 3, NO_DROPS);
+        }
+        assertTrue(tracker.learnedSamples() < FloodTracker.MIN_LEARNED_SAMPLES, "learned " + tracker.learnedSamples());
+        for (int s = 11; s <= 12; s++) {
+            for (int i = 0; i < 40; i++) {
+                tracker.sample(s * SECOND - 1, syn("flood tool, window 512", server));
+                tracker.sample(s * SECOND - 1, syn("flood tool, window 1024, ttl 255", server));
+            }
+            tracker.tick(s * SECOND, Map.of(server, 300L), NO_DROPS, 1.0);
+        }
+        assertEquals(1, tracker.active().size());
+        assertTrue(tracker.message().contains("one while fewer than 50 samples are learned"), tracker.message());
+    }
+
+    @Test
     void onlyTheFloodedDestinationsSamplesAreTheAttacks() {
         final FloodTracker tracker = tracker(List.of(), Set.of());
         for (int s = 1; s <= 10; s++) {
