@@ -74,6 +74,7 @@ final class RunningGuard {
     /** Per switch, the last counts read (deltas between ticks; a switch seen the first time gives none). */
     private final Map<String, Map<InetAddress, Long>> lastSyns = new HashMap<>();
     private final Map<String, long[]> lastSlotMatches = new HashMap<>();
+    private final Map<String, Long> lastReadNanos = new HashMap<>();
     private long lastTickNanos;
     private boolean dropFlowsWritten;
     private volatile boolean closed;
@@ -217,11 +218,15 @@ final class RunningGuard {
                 continue;
             }
             final Map<InetAddress, Long> before = lastSyns.put(node, reading.orElseThrow().syns());
+            // Since this switch's last reading, which a switch that did not answer makes longer than a tick.
+            final Long readBefore = lastReadNanos.put(node, now);
+            final double nodeSeconds = readBefore == null ? seconds
+                : Math.max(1e-3, (now - readBefore) / (double) TimeUnit.SECONDS.toNanos(1));
             if (before != null) {
                 reading.orElseThrow().syns().forEach((address, count) -> {
                     final long delta = delta(before.get(address), count);
                     if (delta > 0) {
-                        synsPerSecond.merge(address, Math.round(delta / seconds), Long::sum);
+                        synsPerSecond.merge(address, Math.round(delta / nodeSeconds), Long::sum);
                     }
                 });
             }
