@@ -114,7 +114,7 @@ def test_a_guard_installs_its_programs_and_flows_and_learns_the_clients(guarded,
     wait_for(lambda: len(_flows(system, 0)) == 4, 90, "the guard's flows are not on the switch")
     flows = _flows(system, 0)
     for port in (80, 443):
-        assert any(f"tp_dst={port},filter_prog=65000" in f and "CONTROLLER:128,goto_table:1" in f for f in flows), flows
+        assert any(f"tp_dst={port},filter_prog=65000" in f and "CONTROLLER:160,goto_table:1" in f for f in flows), flows
         assert any(f"tp_dst={port} actions=goto_table:1" in f for f in flows), flows
     state = _state(system)
     assert state.get("phase") == "learning", state

@@ -247,9 +247,12 @@ public final class FloodTracker {
                 free.add(slot);
             }
         }
-        // With few learned samples the legitimate shares are guesses: then one signature, the flood's largest.
-        final int allowed = learned.size() < MIN_LEARNED_SAMPLES ? Math.min(1, settings.maxSignatures())
-            : settings.maxSignatures();
+        // With few learned samples the legitimate shares are guesses: then one chosen signature, the flood's
+        // largest, besides the pinned ones (which must not take the one slot the flood needs).
+        final long pinnedCount = activeCount() == 0 ? settings.pinned().size()
+            : Arrays.stream(slots).filter(active -> active != null && active.pinned()).count();
+        final int allowed = learned.size() < MIN_LEARNED_SAMPLES
+            ? (int) Math.min(settings.maxSignatures(), pinnedCount + 1) : settings.maxSignatures();
         final int budget = Math.min(free.size(), allowed - activeCount());
         if (budget <= 0) {
             message = "flood at " + floodedText() + " not covered: every slot is taken (max-signatures "

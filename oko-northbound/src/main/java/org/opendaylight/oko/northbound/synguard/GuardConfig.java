@@ -108,10 +108,10 @@ public record GuardConfig(String name, List<String> nodes, List<Destination> des
             vetoed.add(parse("vetoed-signature", text));
         }
         return new GuardConfig(name, List.copyOf(nodes), destinations,
-            orDefault(guard.getSamplingRate(), DEFAULT_SAMPLING_RATE),
-            orDefault(guard.getDetectionThreshold(), DEFAULT_THRESHOLD),
-            orDefault(guard.getLearningPeriod(), DEFAULT_LEARNING_SECONDS),
-            orDefault(guard.getHoldTime(), DEFAULT_HOLD_SECONDS),
+            orDefaultLong(guard.getSamplingRate(), DEFAULT_SAMPLING_RATE),
+            orDefaultLong(guard.getDetectionThreshold(), DEFAULT_THRESHOLD),
+            orDefaultLong(guard.getLearningPeriod(), DEFAULT_LEARNING_SECONDS),
+            orDefaultLong(guard.getHoldTime(), DEFAULT_HOLD_SECONDS),
             orDefault(guard.getMaxSignatures(), DEFAULT_MAX_SIGNATURES),
             guard.getMaxLegitimateShare() == null ? DEFAULT_MAX_LEGITIMATE_SHARE
                 : guard.getMaxLegitimateShare().doubleValue(),
@@ -121,6 +121,11 @@ public record GuardConfig(String name, List<String> nodes, List<Destination> des
     /** A leaf's value, or the model's default when it is not set (mdsal's binding does not fill defaults in). */
     private static int orDefault(final Number value, final int fallback) {
         return value == null ? fallback : value.intValue();
+    }
+
+    /** The same for a uint32 leaf: its values above 2^31 do not fit an int. */
+    private static long orDefaultLong(final Number value, final long fallback) {
+        return value == null ? fallback : value.longValue();
     }
 
     private static P0fSignature parse(final String leaf, final P0fSignatureText text) {

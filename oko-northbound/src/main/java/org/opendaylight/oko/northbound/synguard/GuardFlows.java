@@ -64,8 +64,12 @@ import org.opendaylight.yangtools.yang.common.Uint8;
  * Every flow carries the guard's cookie: packet-ins with it are the guard's samples.
  */
 public final class GuardFlows {
-    /** Enough for Ethernet, a VLAN tag, IPv6 (or IPv4 with options) and TCP with 40 bytes of options. */
-    public static final int SAMPLE_BYTES = 128;
+    /**
+     * The bytes of a SYN sent to the controller: Ethernet and a VLAN tag (18), IPv4 with 40 bytes of options (60)
+     * and TCP with 40 bytes of options (60) is 138, the most the p0f filter reads; a shorter copy would give the
+     * controller a cut option list (and the {@code bad} quirk) where the switch sees the whole one.
+     */
+    public static final int SAMPLE_BYTES = 160;
     /** The top half of every guard's cookie. */
     public static final long COOKIE_TAG = 0x4f4b4f53L;
     private static final long ETH_P_IPV4 = 0x0800;

@@ -151,10 +151,6 @@ final class GuardStore {
                     tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, flowPath(node, flow), flow);
                 }
             }
-            // A guard starts without a mitigation: drop flows a previous run left (a controller restart) go.
-            for (Flow flow : GuardFlows.flows(config, GuardFlows.Kind.DROP)) {
-                tx.delete(LogicalDatastoreType.CONFIGURATION, flowPath(node, flow));
-            }
         }
         return logged(tx.commit(), "installation of SYN guard " + config.name());
     }

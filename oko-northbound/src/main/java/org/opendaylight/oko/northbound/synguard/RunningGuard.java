@@ -76,7 +76,11 @@ final class RunningGuard {
     private final Map<String, long[]> lastSlotMatches = new HashMap<>();
     private final Map<String, Long> lastReadNanos = new HashMap<>();
     private long lastTickNanos;
-    private boolean dropFlowsWritten;
+    /**
+     * Whether the drop flows may be in the configuration; true at the start, so that the first decision without a
+     * mitigation removes, on the switches this controller masters, those a previous run left (a restart).
+     */
+    private boolean dropFlowsWritten = true;
     private volatile boolean closed;
 
     RunningGuard(final GuardConfig config, final SwitchClient client, final GuardStore store,

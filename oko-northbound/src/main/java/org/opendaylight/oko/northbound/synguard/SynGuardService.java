@@ -83,7 +83,7 @@ public final class SynGuardService implements AutoCloseable {
                     continue;
                 }
                 if (before != null) {
-                    stop(before.getName().getValue(), after == null);
+                    stop(before);
                 }
                 if (after != null) {
                     start(after);
@@ -169,10 +169,14 @@ public final class SynGuardService implements AutoCloseable {
         return null;
     }
 
-    private void stop(final String name, final boolean removeConfiguration) {
+    private void stop(final SynGuard guard) {
+        final String name = guard.getName().getValue();
         final RunningGuard running = guards.remove(name);
         if (running == null) {
-            if (removeConfiguration) {
+            // Not running (it failed, or its installation was not confirmed in time): what it may have written goes.
+            try {
+                store.uninstall(GuardConfig.of(guard));
+            } catch (IllegalArgumentException e) {
                 store.deleteState(name);
             }
             return;

@@ -246,6 +246,18 @@ class FloodTrackerTest {
     }
 
     @Test
+    void aPinnedSignatureDoesNotTakeTheOneSlotAFloodGetsWithFewLearnedSamples() {
+        final P0fSignature pinned = narrowest("flood tool, window 1024, ttl 255");
+        final FloodTracker tracker = tracker(List.of(pinned), Set.of());
+        for (int s = 1; s <= 10; s++) {
+            second(tracker, s, 1, null, 0, 3, NO_DROPS);
+        }
+        second(tracker, 11, 1, "flood tool, window 512", 50, 165, NO_DROPS);
+        assertEquals(List.of(pinned, narrowest("flood tool, window 512")),
+            tracker.active().stream().map(FloodTracker.Active::signature).toList());
+    }
+
+    @Test
     void onlyTheFloodedDestinationsSamplesAreTheAttacks() {
         final FloodTracker tracker = tracker(List.of(), Set.of());
         for (int s = 1; s <= 10; s++) {
