@@ -27,7 +27,7 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(REPO, "it", "tests"))
 from conftest import System  # noqa: E402
 from helpers import AUTH, wait_for  # noqa: E402
-from synflood import TOOLS, Traffic  # noqa: E402
+from synflood import TOOLS, Traffic, add_dummy_ports  # noqa: E402
 
 GUARD = "bench"
 LEARNING = 10
@@ -36,13 +36,10 @@ SAMPLING_RATE = 100
 
 
 def ports(system):
-    system.sh(f"ovs-vsctl --if-exists del-port {system.bridge} p1 -- --if-exists del-port {system.bridge} p2")
-    for number, port in ((1, "p1"), (2, "p2")):
-        (system.run_dir / f"{port}-tx.pcap").unlink(missing_ok=True)
-        r = system.sh(f"ovs-vsctl --may-exist add-port {system.bridge} {port} -- set interface {port} type=dummy "
-                      f"ofport_request={number} options:tx_pcap={system.run_dir}/{port}-tx.pcap")
-        if r.returncode:
-            raise SystemExit(f"syn-guard bench: {r.stderr}")
+    try:
+        add_dummy_ports(system)
+    except RuntimeError as e:
+        raise SystemExit(f"syn-guard bench: {e}") from None
     forward = {"flow-node-inventory:flow": [{
         "id": "bench-to-servers", "table_id": 1, "priority": 10,
         "match": {"in-port": f"{system.node_id}:1", "ethernet-match": {"ethernet-type": {"type": 0x0800}}},

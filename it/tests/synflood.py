@@ -31,6 +31,18 @@ TOOLS = {
 }
 
 
+def add_dummy_ports(system):
+    """Dummy ports p1 (traffic in) and p2 (to the servers, its pcap read back) on the system's bridge, new ones
+    with empty pcaps; raises RuntimeError with ovs-vsctl's answer when it refuses."""
+    system.sh(f"ovs-vsctl --if-exists del-port {system.bridge} p1 -- --if-exists del-port {system.bridge} p2")
+    for number, port in ((1, "p1"), (2, "p2")):
+        (system.run_dir / f"{port}-tx.pcap").unlink(missing_ok=True)
+        r = system.sh(f"ovs-vsctl --may-exist add-port {system.bridge} {port} -- set interface {port} type=dummy "
+                      f"ofport_request={number} options:tx_pcap={system.run_dir}/{port}-tx.pcap")
+        if r.returncode:
+            raise RuntimeError(f"port {port}: {r.stderr}")
+
+
 def client_syn(kind, sport):
     src, ttl, window, options = CLIENTS[kind]
     return bytes(Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") /

@@ -20,7 +20,7 @@ import requests
 
 from conftest import REPO
 from helpers import AUTH, wait_for
-from synflood import CLIENTS, TOOLS, Traffic
+from synflood import CLIENTS, TOOLS, Traffic, add_dummy_ports
 
 GUARD = "web"
 CLIENT_RATE = 15                                    # SYN/s of the three clients together
@@ -68,12 +68,7 @@ def _program_gone(system):
 
 @pytest.fixture(scope="module")
 def guarded(system):
-    system.sh(f"ovs-vsctl --if-exists del-port {system.bridge} p1 -- --if-exists del-port {system.bridge} p2")
-    for number, port in ((1, "p1"), (2, "p2")):
-        (system.run_dir / f"{port}-tx.pcap").unlink(missing_ok=True)
-        r = system.sh(f"ovs-vsctl --may-exist add-port {system.bridge} {port} -- set interface {port} type=dummy "
-                      f"ofport_request={number} options:tx_pcap={system.run_dir}/{port}-tx.pcap")
-        assert r.returncode == 0, r.stderr
+    add_dummy_ports(system)
     path, forward = guide_request("flow=to-servers")
     url = f"{system.restconf}/data/{path}"
     # The flow manager may still be reconciling the new switch: write until the flow is there.
