@@ -31,13 +31,15 @@ TOOLS = {
 }
 
 
-def add_dummy_ports(system):
-    """Dummy ports p1 (traffic in) and p2 (to the servers, its pcap read back) on the system's bridge, new ones
-    with empty pcaps; raises RuntimeError with ovs-vsctl's answer when it refuses."""
-    system.sh(f"ovs-vsctl --if-exists del-port {system.bridge} p1 -- --if-exists del-port {system.bridge} p2")
-    for number, port in ((1, "p1"), (2, "p2")):
+def add_dummy_ports(system, bridge=None, ports=("p1", "p2")):
+    """Dummy ports (traffic in, and to the servers with its pcap read back), OpenFlow ports 1 and 2 of `bridge`
+    (the system's by default), new ones with empty pcaps; raises RuntimeError with ovs-vsctl's answer when it
+    refuses. Port names are unique in the whole ovs-vswitchd: a second bridge needs others."""
+    bridge = bridge or system.bridge
+    system.sh(f"ovs-vsctl --if-exists del-port {bridge} {ports[0]} -- --if-exists del-port {bridge} {ports[1]}")
+    for number, port in enumerate(ports, start=1):
         (system.run_dir / f"{port}-tx.pcap").unlink(missing_ok=True)
-        r = system.sh(f"ovs-vsctl --may-exist add-port {system.bridge} {port} -- set interface {port} type=dummy "
+        r = system.sh(f"ovs-vsctl --may-exist add-port {bridge} {port} -- set interface {port} type=dummy "
                       f"ofport_request={number} options:tx_pcap={system.run_dir}/{port}-tx.pcap")
         if r.returncode:
             raise RuntimeError(f"port {port}: {r.stderr}")
@@ -58,12 +60,13 @@ def tool_syn(kind, sport):
 
 
 class Traffic:
-    """Sends the clients' SYNs (client_rate per second together) and a flood's (flood_rate) into p1, one
-    netdev-dummy/receive call per slice, and reads what left by p2. Each SYN has its own source port (and IP id),
-    so that the SYNs that left can be told apart: at most 64,512 SYNs per Traffic."""
+    """Sends the clients' SYNs (client_rate per second together) and a flood's (flood_rate) into port `ports[0]`
+    (p1), one netdev-dummy/receive call per slice, and reads what left by `ports[1]` (p2). Each SYN has its own
+    source port (and IP id), so that the SYNs that left can be told apart: at most 64,512 SYNs per Traffic."""
 
-    def __init__(self, system, client_rate, flood_rate, slice_seconds=0.2):
+    def __init__(self, system, client_rate, flood_rate, slice_seconds=0.2, ports=("p1", "p2")):
         self.system = system
+        self.in_port, self.out_port = ports
         self.client_rate = client_rate
         self.flood_rate = flood_rate
         self.slice = slice_seconds
@@ -96,7 +99,7 @@ class Traffic:
                 self.sent[self.sport] = (kind, time.time())
                 hexes.append(self._frame(kind, self.sport).hex())
             n += len(kinds)
-            r = self.system.sh(f"ovs-appctl netdev-dummy/receive p1 {' '.join(hexes)}")
+            r = self.system.sh(f"ovs-appctl netdev-dummy/receive {self.in_port} {' '.join(hexes)}")
             assert r.returncode == 0, r.stderr
             slice_end = start + self.slice * (1 + int((time.time() - start) / self.slice))
             time.sleep(max(0.0, slice_end - time.time()))
@@ -107,13 +110,13 @@ class Traffic:
         return time.time() - start
 
     def _frames(self):
-        path = self.system.run_dir / "p2-tx.pcap"
+        path = self.system.run_dir / f"{self.out_port}-tx.pcap"
         if not path.exists() or path.stat().st_size <= 24:
             return []
         return [bytes(p) for p in rdpcap(str(path))]
 
     def left(self):
-        """The source ports of the SYNs that left by p2."""
+        """The source ports of the SYNs that left by the servers' port."""
         return {TCP(f[34:]).sport for f in self._frames()[self.pcap_mark:] if f[12:14] == b"\x08\x00" and f[23] == 6}
 
     def outcome(self, since, until_time):

@@ -50,14 +50,15 @@ def _state(system):
     return r.json()["oko-syn-guard:state"] if r.status_code == 200 else {}
 
 
-def _flows(system, table):
-    out = system.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {system.bridge} table={table}").stdout
+def _flows(system, table, bridge=None):
+    out = system.sh(f"ovs-ofctl -O OpenFlow13 dump-flows {bridge or system.bridge} table={table}").stdout
     return [line for line in out.splitlines() if "priority=" in line]
 
 
-def _drop_packets(system):
+def _drop_packets(system, bridge=None):
     """n_packets of the guard's drop flows on the switch, None while it has none."""
-    counts = [int(line.split("n_packets=")[1].split(",")[0]) for line in _flows(system, 0) if "filter_prog=65001" in line]
+    counts = [int(line.split("n_packets=")[1].split(",")[0]) for line in _flows(system, 0, bridge)
+              if "filter_prog=65001" in line]
     return sum(counts) if counts else None
 
 
@@ -232,3 +233,115 @@ def test_deleting_the_guard_removes_what_it_installed(guarded):
     wait_for(lambda: not _flows(system, 0), 60, "the guard's flows are still on the switch")
     wait_for(lambda: _program_gone(system), 30, "the guard's programs are still configured")
     assert not _state(system)
+
+
+# A guard on two switches: the clients enter the first, the flood the second (the same ovs-vswitchd, another
+# bridge); both sample, the rates add up, and the drop flows go to both.
+SECOND_BRIDGE = "br-guard2"
+SECOND_DPID = 0xb26
+SECOND_PORTS = ("q1", "q2")
+EDGE = "edge"
+
+
+def _edge_url(system):
+    return f"{system.restconf}/data/oko-syn-guard:syn-guards/syn-guard={EDGE}"
+
+
+def _edge_state(system):
+    r = requests.get(f"{_edge_url(system)}/state?content=nonconfig", auth=AUTH, timeout=30)
+    return r.json()["oko-syn-guard:state"] if r.status_code == 200 else {}
+
+
+@pytest.fixture(scope="module")
+def second_switch(guarded):
+    system = guarded
+    node = f"openflow:{SECOND_DPID}"
+    r = system.sh(f"ovs-vsctl add-br {SECOND_BRIDGE} -- set bridge {SECOND_BRIDGE} datapath_type=netdev "
+                  f"protocols=OpenFlow13 fail_mode=secure other-config:datapath-id={SECOND_DPID:016x} "
+                  f"-- set-controller {SECOND_BRIDGE} tcp:127.0.0.1:{system.env['OKO_OF_PORT']}")
+    assert r.returncode == 0, r.stderr
+    add_dummy_ports(system, SECOND_BRIDGE, SECOND_PORTS)
+    # The guide's forwarding flow, for this switch's ports.
+    path, forward = guide_request("flow=to-servers")
+    path = path.replace(f"node={system.node_id}", f"node={node}")
+    forward["flow-node-inventory:flow"][0]["match"]["in-port"] = f"{node}:1"
+    url = f"{system.restconf}/data/{path}"
+
+    def forwarding_on_switch():
+        assert requests.put(url, json=forward, auth=AUTH, timeout=60).ok
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if len(_flows(system, 1, SECOND_BRIDGE)) == 1:
+                return True
+            time.sleep(1)
+        return False
+    wait_for(forwarding_on_switch, 180, f"the forwarding flow never reached {node}")
+    yield node
+    requests.delete(_edge_url(system), auth=AUTH, timeout=60)
+    requests.delete(url, auth=AUTH, timeout=60)
+    system.sh(f"ovs-vsctl --if-exists del-br {SECOND_BRIDGE}")
+
+
+def test_a_guard_on_two_switches_learns_on_one_and_drops_a_flood_on_both(guarded, second_switch):
+    system, node = guarded, second_switch
+    _, guard = guide_request("syn-guard=web")
+    entry = guard["oko-syn-guard:syn-guard"][0]
+    entry.update({"name": EDGE, "node": [system.node_id, node], "sampling-rate": SAMPLING_RATE,
+                  "detection-threshold": THRESHOLD, "learning-period": LEARNING, "hold-time": HOLD})
+    r = requests.put(_edge_url(system), json=guard, auth=AUTH, timeout=60)
+    assert r.status_code in (200, 201, 204), r.text
+    for bridge in (system.bridge, SECOND_BRIDGE):
+        wait_for(lambda: len(_flows(system, 0, bridge)) == 4, 90, f"the guard's flows are not on {bridge}")
+    # The clients reach the servers through the first switch only: what the guard learns, it sampled there.
+    clients = Traffic(system, CLIENT_RATE, 0)
+    clients.run(LEARNING + 15, until=lambda: _edge_state(system).get("phase") == "watching"
+                and len(_edge_state(system).get("learned-signature", [])) >= 3)
+    state = _edge_state(system)
+    assert state.get("phase") == "watching" and len(state.get("learned-signature", [])) == 3, state
+    # The flood enters the second switch only: detected from its samples and counts, dropped there, and the
+    # first switch gets the drop flows too.
+    flood = Traffic(system, 0, FLOOD_RATE, ports=SECOND_PORTS)
+    flood.run(MITIGATION_BOUND + 10, flood="window 512",
+              until=lambda: (_drop_packets(system, SECOND_BRIDGE) or 0) > FLOOD_RATE)
+    state = _edge_state(system)
+    assert [a["signature"] for a in state.get("active-signature", [])] == [TOOLS["window 512"][3]], state
+    assert (_drop_packets(system, SECOND_BRIDGE) or 0) > FLOOD_RATE, _flows(system, 0, SECOND_BRIDGE)
+    assert _drop_packets(system) is not None, _flows(system, 0)
+    assert int(state["active-signature"][0]["dropped"]) > 0, state
+
+
+def test_a_program_or_guard_taking_a_running_guards_ids_or_priorities_is_refused(guarded, second_switch):
+    system, node = guarded, second_switch
+    mine = f"{system.restconf}/data/oko:programs/program=operators-own"
+    r = requests.put(mine, auth=AUTH, timeout=30,
+                     json={"oko:program": [{"name": "operators-own", "library-filter": "baseline"}]})
+    assert r.status_code in (200, 201, 204), r.text
+    try:
+        r = requests.put(f"{system.restconf}/data/oko:switches/switch={node}/program=65001", auth=AUTH, timeout=30,
+                         headers={"Accept": "application/json"},
+                         json={"oko:program": [{"program-id": 65001, "program": "operators-own"}]})
+        assert r.status_code == 500, r.text
+        (error,) = r.json()["errors"]["error"]
+        assert (f"syn-guard {EDGE}: switch {node} has program operators-own at id 65001, the guard's "
+                "filter-program-id") in error["error-info"], r.text
+    finally:
+        requests.delete(mine, auth=AUTH, timeout=30)
+    # The guard kept its own program there.
+    r = requests.get(f"{system.restconf}/data/oko:switches/switch={node}/program=65001?content=config", auth=AUTH,
+                     timeout=30)
+    assert r.json()["oko:program"][0]["program"] == f"syn-guard-{EDGE}-p0f", r.text
+    _, other = guide_request("syn-guard=web")
+    other["oko-syn-guard:syn-guard"][0].update({"name": "other", "node": [node], "priority": 1002,
+                                                 "sampler-program-id": 65100, "filter-program-id": 65101})
+    r = requests.put(f"{system.restconf}/data/oko-syn-guard:syn-guards/syn-guard=other", json=other, auth=AUTH,
+                     timeout=30, headers={"Accept": "application/json"})
+    assert r.status_code == 500, r.text
+    assert "too close to SYN guard" in r.text and "in table 0 on " + node in r.text, r.text
+
+
+def test_deleting_a_guard_on_two_switches_removes_its_flows_from_both(guarded, second_switch):
+    system = guarded
+    r = requests.delete(_edge_url(system), auth=AUTH, timeout=60)
+    assert r.status_code in (200, 204), r.text
+    for bridge in (system.bridge, SECOND_BRIDGE):
+        wait_for(lambda: not _flows(system, 0, bridge), 60, f"the guard's flows are still on {bridge}")

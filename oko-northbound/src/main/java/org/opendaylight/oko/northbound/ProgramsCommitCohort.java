@@ -37,6 +37,7 @@ import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.program.ProgramsValidator;
 import org.opendaylight.oko.northbound.synguard.GuardConfig;
+import org.opendaylight.oko.northbound.synguard.GuardConflicts;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.InstallStatus;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
@@ -72,7 +73,8 @@ import org.slf4j.LoggerFactory;
  * initial entries of the wrong size), the deletion of a program a switch entry still names (the switch would
  * run it with nothing in the configuration saying so), and a SYN guard that could not run (a pinned or vetoed
  * signature that does not parse, no switch, no destination, next-table not after table, one program id for both
- * programs). The cohort sits on the datastore's root so that it sees
+ * programs) or not beside the other guards and the switches' program entries (a program id or flow priorities
+ * shared on a switch: {@link GuardConflicts}). The cohort sits on the datastore's root so that it sees
  * both subtrees of one transaction: a program and the switch entries that name it may go in the same request.
  * (The root belongs to the default shard, where the oko module's data lives unless modules.conf gives it its own
  * shard: then this cohort sees none of it.)
@@ -129,16 +131,19 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         for (DOMDataTreeCandidate candidate : candidates) {
             final var root = candidate.getRootNode();
             final DataTreeCandidateNode guards = changed(candidate, synGuardsPath);
-            if (guards != null) {
-                final Optional<String> problem = guardProblem(decode(synGuardsPath, guards.dataAfter()));
+            final DataTreeCandidateNode programs = changed(candidate, programsPath);
+            final DataTreeCandidateNode switches = changed(candidate, switchesPath);
+            if (guards != null || switches != null) {
+                final Optional<String> problem = guardProblem(
+                    decode(synGuardsPath, child(candidate, root.dataAfter(), synGuardsPath)),
+                    decode(switchesPath, child(candidate, root.dataAfter(), switchesPath)));
                 if (problem.isPresent()) {
                     LOG.warn("Configuration write refused: {}", problem.orElseThrow());
                     return FluentFutures.immediateFailedFluentFuture(new DataValidationFailedException(
-                        YangInstanceIdentifier.class, synGuardsPath, problem.orElseThrow()));
+                        YangInstanceIdentifier.class, guards != null ? synGuardsPath : switchesPath,
+                        problem.orElseThrow()));
                 }
             }
-            final DataTreeCandidateNode programs = changed(candidate, programsPath);
-            final DataTreeCandidateNode switches = changed(candidate, switchesPath);
             if (programs == null && switches == null) {
                 continue;
             }
@@ -188,19 +193,23 @@ public final class ProgramsCommitCohort implements DOMDataTreeCommitCohort, Auto
         });
     }
 
-    /** The first guard a SYN guard could not run as configured (a signature that does not parse...). */
-    private static Optional<String> guardProblem(final SynGuards guards) {
+    /**
+     * The first reason a SYN guard could not run as configured (a signature that does not parse...), or beside
+     * the other guards and the switches' program entries ({@link GuardConflicts}).
+     */
+    private static Optional<String> guardProblem(final SynGuards guards, final Switches switches) {
         if (guards == null) {
             return Optional.empty();
         }
+        final List<GuardConfig> configs = new ArrayList<>();
         for (SynGuard guard : guards.nonnullSynGuard().values()) {
             try {
-                GuardConfig.of(guard);
+                configs.add(GuardConfig.of(guard));
             } catch (IllegalArgumentException e) {
                 return Optional.of("syn-guard " + guard.getName().getValue() + ": " + e.getMessage());
             }
         }
-        return Optional.empty();
+        return GuardConflicts.problem(configs, switches);
     }
 
     /** What a transaction did to /programs and /switches (null: that subtree is untouched, or absent). */

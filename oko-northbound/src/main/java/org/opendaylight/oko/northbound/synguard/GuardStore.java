@@ -180,24 +180,24 @@ final class GuardStore {
         return logged(tx.commit(), "removal of SYN guard " + config.name());
     }
 
-    void writeDropFlows(final GuardConfig config, final Collection<String> nodes) {
+    FluentFuture<? extends CommitInfo> writeDropFlows(final GuardConfig config, final Collection<String> nodes) {
         final WriteTransaction tx = broker.newWriteOnlyTransaction();
         for (String node : nodes) {
             for (Flow flow : GuardFlows.flows(config, GuardFlows.Kind.DROP)) {
                 tx.mergeParentStructurePut(LogicalDatastoreType.CONFIGURATION, flowPath(node, flow), flow);
             }
         }
-        logged(tx.commit(), "drop flows of SYN guard " + config.name());
+        return logged(tx.commit(), "drop flows of SYN guard " + config.name());
     }
 
-    void deleteDropFlows(final GuardConfig config, final Collection<String> nodes) {
+    FluentFuture<? extends CommitInfo> deleteDropFlows(final GuardConfig config, final Collection<String> nodes) {
         final WriteTransaction tx = broker.newWriteOnlyTransaction();
         for (String node : nodes) {
             for (Flow flow : GuardFlows.flows(config, GuardFlows.Kind.DROP)) {
                 tx.delete(LogicalDatastoreType.CONFIGURATION, flowPath(node, flow));
             }
         }
-        logged(tx.commit(), "drop flows of SYN guard " + config.name());
+        return logged(tx.commit(), "drop flows of SYN guard " + config.name());
     }
 
     /** The tracker's view as the guard's operational state. */

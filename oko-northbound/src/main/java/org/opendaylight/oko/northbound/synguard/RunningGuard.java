@@ -22,6 +22,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +62,10 @@ final class RunningGuard {
     private record Reading(Map<InetAddress, Long> syns, long[] slotMatches, byte[][] slots) {
     }
 
+    /** A sample as it arrived, handed to the tracker at the next tick. */
+    private record Arrived(long nanos, SynSample sample) {
+    }
+
     private volatile GuardConfig config;
     private final SwitchClient client;
     private final GuardStore store;
@@ -71,16 +77,22 @@ final class RunningGuard {
     private final int signatureSize;
     private final FloodTracker tracker;
     private final AtomicBoolean ticking = new AtomicBoolean();
+    /**
+     * Samples between ticks. Packet-in threads only add here: they never wait for a decision (choosing signatures
+     * can take a while), and a full queue drops samples, as the tracker's own bounds would.
+     */
+    private final BlockingQueue<Arrived> arrived = new ArrayBlockingQueue<>(FloodTracker.MAX_ATTACK);
     /** Per switch, the last counts read (deltas between ticks; a switch seen the first time gives none). */
     private final Map<String, Map<InetAddress, Long>> lastSyns = new HashMap<>();
     private final Map<String, long[]> lastSlotMatches = new HashMap<>();
     private final Map<String, Long> lastReadNanos = new HashMap<>();
     private long lastTickNanos;
     /**
-     * Whether the drop flows may be in the configuration; true at the start, so that the first decision without a
-     * mitigation removes, on the switches this controller masters, those a previous run left (a restart).
+     * Per mastered switch, whether its drop flows are in the configuration. A switch not in it is unknown (the
+     * guard just started, or this controller just became its master): the next decision writes or deletes its
+     * drop flows, which also removes those a previous run left (a restart).
      */
-    private boolean dropFlowsWritten = true;
+    private final Map<String, Boolean> dropFlowsWritten = new HashMap<>();
     private volatile boolean closed;
 
     RunningGuard(final GuardConfig config, final SwitchClient client, final GuardStore store,
@@ -124,10 +136,8 @@ final class RunningGuard {
     /** A packet-in with the guard's cookie. */
     void packetIn(final byte[] payload) {
         final Optional<SynSample> sample = SynSample.ofFrame(payload);
-        if (sample.isPresent()) {
-            synchronized (this) {
-                tracker.sample(clock.getAsLong(), sample.orElseThrow());
-            }
+        if (sample.isPresent() && !arrived.offer(new Arrived(clock.getAsLong(), sample.orElseThrow()))) {
+            LOG.debug("SYN guard {}: a sample dropped, {} wait for the next tick", config.name(), arrived.size());
         }
     }
 
@@ -213,8 +223,11 @@ final class RunningGuard {
         final long now = clock.getAsLong();
         final double seconds = Math.max(1e-3, (now - lastTickNanos) / (double) TimeUnit.SECONDS.toNanos(1));
         lastTickNanos = now;
+        for (Arrived sample = arrived.poll(); sample != null; sample = arrived.poll()) {
+            tracker.sample(sample.nanos(), sample.sample());
+        }
         final Map<InetAddress, Long> synsPerSecond = new HashMap<>();
-        final long[] slotDrops = new long[SLOTS];
+        final double[] slotDrops = new double[SLOTS];
         for (int i = 0; i < nodes.size(); i++) {
             final String node = nodes.get(i);
             final Optional<Reading> reading = readings.get(i);
@@ -236,13 +249,20 @@ final class RunningGuard {
             }
             final long[] matchesBefore = lastSlotMatches.put(node, reading.orElseThrow().slotMatches());
             if (matchesBefore != null) {
+                // Scaled to this tick's interval, as the rates are: a switch read after a missed tick must not
+                // count two intervals' drops in one (which would hold a signature longer than the hold time).
                 for (int slot = 0; slot < SLOTS; slot++) {
-                    slotDrops[slot] += delta(matchesBefore[slot], reading.orElseThrow().slotMatches()[slot]);
+                    slotDrops[slot] += delta(matchesBefore[slot], reading.orElseThrow().slotMatches()[slot])
+                        * seconds / nodeSeconds;
                 }
             }
         }
+        final long[] drops = new long[SLOTS];
+        for (int slot = 0; slot < SLOTS; slot++) {
+            drops[slot] = Math.round(slotDrops[slot]);
+        }
         final List<P0fSignature> before = activeSignatures();
-        if (tracker.tick(now, synsPerSecond, slotDrops, seconds)) {
+        if (tracker.tick(now, synsPerSecond, drops, seconds)) {
             final List<P0fSignature> after = activeSignatures();
             final List<String> added = after.stream().filter(sig -> !before.contains(sig)).map(P0fSignature::toText)
                 .toList();
@@ -262,17 +282,39 @@ final class RunningGuard {
                 writeSlots(nodes.get(i), wanted);
             }
         }
-        final boolean mitigating = !tracker.active().isEmpty();
-        if (mitigating != dropFlowsWritten) {
-            dropFlowsWritten = mitigating;
-            final List<String> mastered = config.nodes().stream().filter(owned).toList();
-            if (mitigating) {
-                store.writeDropFlows(config, mastered);
-            } else {
-                store.deleteDropFlows(config, mastered);
-            }
-        }
+        syncDropFlows(!tracker.active().isEmpty());
         store.writeState(config.name(), tracker);
+    }
+
+    /**
+     * Makes every switch this controller masters have the drop flows while the guard mitigates and none
+     * otherwise; only the switches whose flows differ (or are not known) are written.
+     */
+    private void syncDropFlows(final boolean mitigating) {
+        final List<String> mastered = config.nodes().stream().filter(owned).toList();
+        // A switch mastered elsewhere now is unknown again: when it comes back, it is written.
+        dropFlowsWritten.keySet().retainAll(mastered);
+        final List<String> stale = mastered.stream()
+            .filter(node -> !Boolean.valueOf(mitigating).equals(dropFlowsWritten.get(node))).toList();
+        if (stale.isEmpty()) {
+            return;
+        }
+        stale.forEach(node -> dropFlowsWritten.put(node, mitigating));
+        final var commit = mitigating ? store.writeDropFlows(config, stale) : store.deleteDropFlows(config, stale);
+        Futures.addCallback(commit, new FutureCallback<Object>() {
+            @Override
+            public void onSuccess(final Object result) {
+                // They are as recorded.
+            }
+
+            @Override
+            public void onFailure(final Throwable cause) {
+                // Not known any more: the next decision writes them again (GuardStore logged why).
+                synchronized (RunningGuard.this) {
+                    stale.forEach(dropFlowsWritten::remove);
+                }
+            }
+        }, MoreExecutors.directExecutor());
     }
 
     private List<P0fSignature> activeSignatures() {

@@ -12,6 +12,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,6 +32,13 @@ import org.opendaylight.oko.northbound.synguard.P0fSignature.WindowKind;
  * catch tools that randomize those fields; a greedy cover takes the candidate that matches the most flood samples
  * not matched yet, until the budget is spent or what is left is under {@code minFloodShare} of the flood.
  * Pinned signatures take their slots first; vetoed ones are never chosen.
+ *
+ * <p>The cost is bounded whatever the attacker sends: candidates come from the {@link #MAX_CANDIDATE_SOURCES}
+ * most frequent flood fingerprints only (a flood that randomizes its window or MSS has many fingerprints with one
+ * sample each, and the looser candidates of any of them cover all), each candidate's legitimate share is computed
+ * once, and the learned mix is looked up by signature, not scanned, for each flood fingerprint. With F flood and L
+ * learned distinct fingerprints a selection matches at most 3 x {@value #MAX_CANDIDATE_SOURCES} x (L + 4 F)
+ * signature-fingerprint pairs.
  */
 public final class SignatureSelector {
     /** Sampled SYNs of one narrowest signature, with one of its fingerprints to test looser signatures on. */
@@ -44,6 +52,9 @@ public final class SignatureSelector {
     /** A chosen signature: the flood samples it matches, and the learned legitimate share it would drop. */
     public record Choice(P0fSignature signature, long floodSamples, double legitimateShare, boolean pinned) {
     }
+
+    /** Candidates come from at most this many flood fingerprints, the most frequent. */
+    public static final int MAX_CANDIDATE_SOURCES = 64;
 
     private final int maxSignatures;
     private final double maxLegitimateShare;
@@ -61,6 +72,10 @@ public final class SignatureSelector {
     public List<Choice> select(final Collection<Observed> learned, final Collection<Observed> attack,
             final double legitimateFraction, final List<P0fSignature> pinned, final Set<P0fSignature> vetoed) {
         long learnedTotal = learned.stream().mapToLong(Observed::samples).sum();
+        Map<P0fSignature, Long> learnedBySignature = new HashMap<>();
+        for (Observed o : learned) {
+            learnedBySignature.merge(o.signature(), o.samples(), Long::sum);
+        }
         long attackTotal = attack.stream().mapToLong(Observed::samples).sum();
         double fraction = Math.max(0, Math.min(1, legitimateFraction));
 
@@ -73,7 +88,7 @@ public final class SignatureSelector {
         List<Observed> flood = new ArrayList<>();
         for (Observed o : merged.values()) {
             double expected = learnedTotal == 0 ? 0
-                : attackTotal * fraction * legitimateSamples(learned, o.signature()) / learnedTotal;
+                : attackTotal * fraction * learnedBySignature.getOrDefault(o.signature(), 0L) / learnedTotal;
             long excess = Math.round(o.samples() - expected);
             if (excess > 0) {
                 flood.add(new Observed(o.signature(), o.example(), excess));
@@ -83,6 +98,7 @@ public final class SignatureSelector {
 
         List<Choice> chosen = new ArrayList<>();
         List<Observed> left = new ArrayList<>(flood);
+        Map<P0fSignature, Double> shares = new HashMap<>();
         for (P0fSignature sig : pinned) {
             if (chosen.size() == maxSignatures) {
                 break;
@@ -96,7 +112,7 @@ public final class SignatureSelector {
                 if (vetoed.contains(candidate) || chosen.stream().anyMatch(c -> c.signature().equals(candidate))) {
                     continue;
                 }
-                double legitimate = share(learned, learnedTotal, candidate);
+                double legitimate = shares.computeIfAbsent(candidate, sig -> share(learned, learnedTotal, sig));
                 long covers = covered(left, candidate);
                 if (legitimate <= maxLegitimateShare && (best == null || covers > best.floodSamples()
                     || covers == best.floodSamples() && legitimate < best.legitimateShare())) {
@@ -113,11 +129,14 @@ public final class SignatureSelector {
         return List.copyOf(chosen);
     }
 
-    /** Narrowest first, so that among equal covers the narrower signature wins (it is listed first). */
+    /**
+     * Narrowest first, so that among equal covers the narrower signature wins (it is listed first); from the
+     * {@link #MAX_CANDIDATE_SOURCES} most frequent fingerprints not covered yet.
+     */
     private static Set<P0fSignature> candidates(final List<Observed> flood) {
         Set<P0fSignature> out = new LinkedHashSet<>();
-        List<Observed> byCount = new ArrayList<>(flood);
-        byCount.sort(Comparator.comparingLong(Observed::samples).reversed());
+        List<Observed> byCount = flood.stream().sorted(Comparator.comparingLong(Observed::samples).reversed())
+            .limit(MAX_CANDIDATE_SOURCES).toList();
         for (Observed o : byCount) {
             out.add(o.signature());
         }
@@ -133,10 +152,6 @@ public final class SignatureSelector {
 
     private static long covered(final List<Observed> flood, final P0fSignature sig) {
         return flood.stream().filter(o -> sig.matches(o.example())).mapToLong(Observed::samples).sum();
-    }
-
-    private static double legitimateSamples(final Collection<Observed> learned, final P0fSignature narrow) {
-        return learned.stream().filter(o -> o.signature().equals(narrow)).mapToLong(Observed::samples).sum();
     }
 
     private static double share(final Collection<Observed> learned, final long learnedTotal,

@@ -151,19 +151,12 @@ public final class SynGuardService implements AutoCloseable {
             config.learningSeconds());
     }
 
-    /** Another running guard that uses the same program ids or flows on a shared switch. */
+    /** Another running guard that uses the same program ids or flow priorities on a shared switch. */
     private String conflict(final GuardConfig config) {
         for (RunningGuard other : guards.values()) {
-            final GuardConfig them = other.config();
-            if (them.name().equals(config.name()) || them.nodes().stream().noneMatch(config.nodes()::contains)) {
-                continue;
-            }
-            final List<Long> mine = List.of(config.samplerProgramId(), config.filterProgramId());
-            if (mine.contains(them.samplerProgramId()) || mine.contains(them.filterProgramId())) {
-                return "its program ids " + mine + " are SYN guard " + them.name() + "'s on a shared switch";
-            }
-            if (them.table() == config.table() && them.priority() == config.priority()) {
-                return "SYN guard " + them.name() + " has flows at the same table and priority on a shared switch";
+            final var problem = GuardConflicts.between(config, other.config());
+            if (problem.isPresent()) {
+                return problem.orElseThrow();
             }
         }
         return null;

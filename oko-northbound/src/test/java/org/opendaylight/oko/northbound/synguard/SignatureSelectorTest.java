@@ -69,6 +69,29 @@ class SignatureSelectorTest {
         assertEquals(0.0, chosen.get(0).legitimateShare());
     }
 
+    /**
+     * Candidates come from the most frequent fingerprints only: a flood with thousands of fingerprints (window and
+     * MSS random) against a learned mix of thousands is still covered by one looser signature, and the legitimate
+     * clients' own fingerprints (far fewer samples each) do not become candidates.
+     */
+    @Test
+    void thousandsOfFingerprintsOnBothSidesStillGiveTheLooseSignature() {
+        List<Observed> learned = new ArrayList<>(learnedMix());
+        for (int i = 0; i < 20_000; i++) {
+            learned.add(observed(new P0fFingerprint(4, 57, 0, 536 + i % 900, 1000 + i, 7, true, LINUX_LAYOUT,
+                DF_ID_PLUS), 1));
+        }
+        List<Observed> flood = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            flood.add(observed(new P0fFingerprint(4, 64, 0, 1 + i % 1400, 1 + i, 0, false, List.of(2), 0), 1));
+        }
+        assertTrue(flood.size() > SignatureSelector.MAX_CANDIDATE_SOURCES);
+        List<Choice> chosen = selector.select(learned, attack(flood), 0.1, List.of(), Set.of());
+        assertEquals(1, chosen.size());
+        assertEquals("4:64:0:*:*,*:mss::0", chosen.get(0).signature().toText());
+        assertEquals(5_000, chosen.get(0).floodSamples());
+    }
+
     @Test
     void aToolThatRandomizesItsWindowIsCaughtByOneSignatureWithAnyWindow() {
         List<Observed> flood = new ArrayList<>();
