@@ -15,22 +15,12 @@ OKO_MAP(guarded, OKO_MAP_HASH, sizeof(uint16_t), sizeof(uint64_t), MAX_PORTS);
 OKO_FILTER uint64_t
 tcp_port_guard(const void *pkt, uint64_t len)
 {
-    const uint8_t *eth = pkt;
-    const uint8_t *end = eth + len;
-    uint16_t type;
+    struct oko_cursor cur = oko_cursor(pkt, len);
+    const uint8_t *ip;
 
-    uint32_t l3 = parse_ethernet(eth, end, &type);
-    const uint8_t *ip = eth + l3;
-    if (!l3 || type != ETH_P_IPV4 || ip + IPV4_MIN_HLEN > end
-        || ip[IPV4_PROTOCOL] != IPPROTO_TCP) {
-        return OKO_NO_MATCH;
-    }
-    uint32_t ihl = (ip[0] & 0x0f) * 4;
-    const uint8_t *tcp = ip + ihl;
-    if (ihl < IPV4_MIN_HLEN || tcp + TCP_MIN_HLEN > end) {
-        return OKO_NO_MATCH;
-    }
-    if ((tcp[TCP_FLAGS] & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
+    /* Ethernet (one VLAN tag), IPv4 and TCP, each checked whole. */
+    const uint8_t *tcp = parse_ipv4_to_transport(&cur, IPPROTO_TCP, &ip);
+    if (!tcp || (tcp[TCP_FLAGS] & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
         return OKO_NO_MATCH;
     }
     /* The key is the port as it is on the wire: two bytes, network order. */

@@ -5,7 +5,7 @@
  *   blocked (lpm, key: u32 prefix length + 4 address bytes in network
  *            order, value: u64 packets matched, 65536 prefixes)
  * Parameters: none (the table is the configuration).
- * Limits: IPv4 only (other packets do not match); no VLAN tags.  The
+ * Limits: IPv4 only (other packets do not match); one VLAN tag skipped.  The
  * packet counter of a prefix is bumped atomically. */
 #include <oko/net.h>
 
@@ -21,10 +21,11 @@ OKO_MAP(blocked, OKO_MAP_LPM, sizeof(struct prefix_key), sizeof(uint64_t), MAX_P
 OKO_FILTER uint64_t
 blocklist(const void *pkt, uint64_t len)
 {
-    const uint8_t *eth = pkt;
-    const uint8_t *ip = eth + ETH_HLEN;
+    struct oko_cursor cur = oko_cursor(pkt, len);
+    uint8_t protocol;
 
-    if (len < ETH_HLEN + IPV4_MIN_HLEN || read_be16(eth + ETH_TYPE_OFFSET) != ETH_P_IPV4) {
+    const uint8_t *ip = parse_to_ipv4(&cur, &protocol);
+    if (!ip) {
         return OKO_NO_MATCH;
     }
     struct prefix_key key = { 32, { ip[IPV4_SRC], ip[IPV4_SRC + 1], ip[IPV4_SRC + 2],

@@ -14,12 +14,13 @@
  *            first NAME_SHOWN bytes, so that a dump says which name it is);
  *            the least recently queried names are evicted when it is full
  * Parameters: rate (queries per second per name; 0 = 100), burst (queries;
- * 0 = rate).
+ * 0 = rate; at most 10^6).
  * Limits: IPv4 and IPv6 without extension headers, at most one VLAN tag;
  * names longer than NAME_MAX bytes are told apart by their first NAME_MAX
  * bytes only; packets that are not well-formed queries never match; the
  * bucket is updated without a lock (approximate by one query per thread). */
 #include <oko/net.h>
+#include <oko/token-bucket.h>
 
 #define DNS_PORT 53
 #define DNS_HLEN 12
@@ -30,7 +31,6 @@
 #define NAME_SHOWN 32
 #define MAX_NAMES 65536
 #define DEFAULT_RATE 100
-#define NS_PER_SEC 1000000000ULL
 #define HASH_SEED 0x6f6b6f646e73ULL /* "okodns" */
 
 struct params {
@@ -39,8 +39,7 @@ struct params {
 };
 
 struct bucket {
-    uint64_t tokens_ns;         /* tokens x 1e9 */
-    uint64_t last_ns;
+    struct oko_token_bucket tokens;
     uint64_t queries;           /* all queries for the name */
     uint64_t limited;           /* queries over the limit (matched) */
     uint8_t name[NAME_SHOWN];   /* wire form, lower case, zero padded */
@@ -52,36 +51,14 @@ OKO_MAP(names, OKO_MAP_LRU_HASH, sizeof(uint64_t), sizeof(struct bucket), MAX_NA
 OKO_FILTER uint64_t
 dns_rate_limit(const void *pkt, uint64_t len)
 {
-    const uint8_t *eth = pkt;
-    const uint8_t *end = eth + len;
-    const uint8_t *udp;
+    struct oko_cursor cur = oko_cursor(pkt, len);
+    const uint8_t *end = cur.end;
+    const uint8_t *ip;
     uint16_t type;
 
-    uint32_t l3 = parse_ethernet(eth, end, &type);
-    const uint8_t *ip = eth + l3;
-    if (!l3) {
-        return OKO_NO_MATCH;
-    }
-    if (type == ETH_P_IPV4) {
-        if (ip + IPV4_MIN_HLEN > end || ip[IPV4_PROTOCOL] != IPPROTO_UDP
-            || (read_be16(ip + IPV4_FRAG) & IPV4_FRAG_OFFSET_MASK)) {
-            return OKO_NO_MATCH;
-        }
-        uint32_t ihl = (ip[0] & 0x0f) * 4;
-        if (ihl < IPV4_MIN_HLEN) {
-            return OKO_NO_MATCH;
-        }
-        udp = ip + ihl;
-    } else if (type == ETH_P_IPV6) {
-        if (ip + IPV6_HLEN > end || ip[IPV6_NEXT_HEADER] != IPPROTO_UDP) {
-            return OKO_NO_MATCH;
-        }
-        udp = ip + IPV6_HLEN;
-    } else {
-        return OKO_NO_MATCH;
-    }
-    const uint8_t *dns = udp + UDP_HLEN;
-    if (dns + DNS_HLEN > end || read_be16(udp + UDP_DST_PORT) != DNS_PORT
+    const uint8_t *udp = parse_to_transport(&cur, IPPROTO_UDP, &type, &ip);
+    const uint8_t *dns = cur.pos;
+    if (!udp || dns + DNS_HLEN > end || read_be16(udp + UDP_DST_PORT) != DNS_PORT
         || (dns[DNS_FLAGS] & DNS_FLAG_QR) || !read_be16(dns + DNS_QDCOUNT)) {
         return OKO_NO_MATCH;
     }
@@ -109,35 +86,20 @@ dns_rate_limit(const void *pkt, uint64_t len)
     uint32_t zero = 0;
     const struct params *p = oko_map_lookup(&params, &zero);
     uint64_t rate = p && p->rate ? p->rate : DEFAULT_RATE;
-    uint64_t burst = p && p->burst ? p->burst : rate;
-    uint64_t capacity = burst * NS_PER_SEC;
+    uint64_t capacity = oko_token_bucket_capacity(p && p->burst ? p->burst : rate);
     uint64_t now = oko_time_ns();
 
     struct bucket *b = oko_map_lookup(&names, &key);
     if (!b) {
-        /* A new name starts with a full bucket, minus this query. */
-        struct bucket fresh = { capacity - NS_PER_SEC, now, 1, 0, { 0 } };
+        struct bucket fresh = { oko_token_bucket_first(capacity, now), 1, 0, { 0 } };
         __builtin_memcpy(fresh.name, name, NAME_SHOWN);
         oko_map_update(&names, &key, &fresh, OKO_UPDATE_ANY);
         return OKO_NO_MATCH;
     }
-    uint64_t elapsed = now - b->last_ns;
-    uint64_t tokens = b->tokens_ns;
-    if (elapsed >= capacity / rate) {
-        tokens = capacity;
-    } else {
-        tokens += elapsed * rate;
-        if (tokens > capacity) {
-            tokens = capacity;
-        }
-    }
-    b->last_ns = now;
     b->queries++;
-    if (tokens < NS_PER_SEC) {
-        b->tokens_ns = tokens;
+    if (!oko_token_bucket_take(&b->tokens, rate, capacity, now)) {
         b->limited++;
         return OKO_MATCH;                   /* over the limit */
     }
-    b->tokens_ns = tokens - NS_PER_SEC;
     return OKO_NO_MATCH;
 }

@@ -6,9 +6,10 @@
  *   params (array[1], value: struct params) - set by the controller
  *   counts (count_min, key: IPv4 source in network order, 4 rows x 65536)
  * Parameters: threshold (packets; 0 = 1000).
- * Limits: IPv4 only; the count-min estimate never undercounts but may
- * overcount under collisions; counts only grow (the controller clears the
- * sketch with DELETE_MAP_ENTRIES all, e.g. every interval). */
+ * Limits: IPv4 only (one VLAN tag skipped; every fragment counts); the
+ * count-min estimate never undercounts but may overcount under collisions;
+ * counts only grow (the controller clears the sketch with
+ * DELETE_MAP_ENTRIES all, e.g. every interval). */
 #include <oko/net.h>
 
 #define DEFAULT_THRESHOLD 1000
@@ -24,10 +25,11 @@ OKO_MAP(counts, OKO_MAP_COUNT_MIN, 4, 4, SKETCH_WIDTH);
 OKO_FILTER uint64_t
 heavy_hitter(const void *pkt, uint64_t len)
 {
-    const uint8_t *eth = pkt;
-    const uint8_t *ip = eth + ETH_HLEN;
+    struct oko_cursor cur = oko_cursor(pkt, len);
+    uint8_t protocol;
 
-    if (len < ETH_HLEN + IPV4_MIN_HLEN || read_be16(eth + ETH_TYPE_OFFSET) != ETH_P_IPV4) {
+    const uint8_t *ip = parse_to_ipv4(&cur, &protocol);
+    if (!ip) {
         return OKO_NO_MATCH;
     }
     uint32_t zero = 0;

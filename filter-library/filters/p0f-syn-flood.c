@@ -213,31 +213,23 @@ matches(const struct signature *sig, const volatile struct signature *fp, uint8_
 OKO_FILTER uint64_t
 p0f_syn_flood(const void *pkt, uint64_t len)
 {
-    const uint8_t *eth = pkt;
-    const uint8_t *end = eth + len;
+    struct oko_cursor cur = oko_cursor(pkt, len);
+    const uint8_t *end = cur.end;
     /* The fingerprint stays in memory (volatile): in registers, every
      * combination of options would be a state of its own to the verifier. */
     volatile struct signature fp = { 0 };
+    const uint8_t *ip;
     uint16_t type;
     uint8_t ttl;
-    const uint8_t *tcp;
 
-    uint32_t l3 = parse_ethernet(eth, end, &type);
-    if (!l3) {
+    const uint8_t *tcp = parse_to_transport(&cur, IPPROTO_TCP, &type, &ip);
+    if (!tcp) {
         return OKO_NO_MATCH;
     }
-    const uint8_t *ip = eth + l3;
     if (type == ETH_P_IPV4) {
-        if (ip + IPV4_MIN_HLEN > end || ip[IPV4_PROTOCOL] != IPPROTO_TCP) {
-            return OKO_NO_MATCH;
-        }
-        uint32_t ihl = (ip[0] & 0x0f) * 4;
         uint16_t frag = read_be16(ip + IPV4_FRAG);
-        if (ihl < IPV4_MIN_HLEN || (frag & IPV4_FRAG_OFFSET_MASK)) {
-            return OKO_NO_MATCH;
-        }
         fp.version = 4;
-        fp.olen = ihl - IPV4_MIN_HLEN;
+        fp.olen = ipv4_hlen(ip) - IPV4_MIN_HLEN;
         ttl = ip[IPV4_TTL];
         uint16_t id = read_be16(ip + IPV4_ID);
         if (frag & IPV4_FLAG_DF) {
@@ -251,11 +243,7 @@ p0f_syn_flood(const void *pkt, uint64_t len)
         if (ip[IPV4_TOS] & IP_ECN_MASK) {
             fp.quirks |= P0F_QUIRK_ECN;
         }
-        tcp = ip + ihl;
-    } else if (type == ETH_P_IPV6) {
-        if (ip + IPV6_HLEN > end || ip[IPV6_NEXT_HEADER] != IPPROTO_TCP) {
-            return OKO_NO_MATCH;
-        }
+    } else {
         fp.version = 6;
         ttl = ip[IPV6_HOP_LIMIT];
         /* Version (4 bits), traffic class (8), flow label (20). */
@@ -265,12 +253,6 @@ p0f_syn_flood(const void *pkt, uint64_t len)
         if ((ip[1] & 0x0f) || ip[2] || ip[3]) {
             fp.quirks |= P0F_QUIRK_FLOW;
         }
-        tcp = ip + IPV6_HLEN;
-    } else {
-        return OKO_NO_MATCH;
-    }
-    if (tcp + TCP_MIN_HLEN > end) {
-        return OKO_NO_MATCH;
     }
     uint8_t flags = tcp[TCP_FLAGS];
     if ((flags & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
@@ -297,15 +279,15 @@ p0f_syn_flood(const void *pkt, uint64_t len)
     }
     fp.window = read_be16(tcp + TCP_WINDOW);
 
-    uint32_t tcp_hlen = (tcp[TCP_DATA_OFFSET] >> 4) * 4;
+    uint32_t tcp_len = tcp_hlen(tcp);
     volatile uint32_t wscale_seen = 0;
-    if (tcp_hlen < TCP_MIN_HLEN) {
+    if (tcp_len < TCP_MIN_HLEN) {
         fp.quirks |= P0F_QUIRK_BAD;
     } else {
         /* The verifier takes no loops: one step per layout slot. */
         volatile uint32_t off = 0;
         int more = 1;
-#define OPTION(I) more = more && read_option(I, tcp + TCP_MIN_HLEN, tcp_hlen - TCP_MIN_HLEN, \
+#define OPTION(I) more = more && read_option(I, cur.pos, tcp_len - TCP_MIN_HLEN, \
                                              &off, end, &fp, &wscale_seen)
         OPTION(0); OPTION(1); OPTION(2); OPTION(3); OPTION(4); OPTION(5); OPTION(6); OPTION(7);
         OPTION(8); OPTION(9); OPTION(10); OPTION(11); OPTION(12); OPTION(13); OPTION(14);

@@ -8,7 +8,7 @@
  *   seen    (bloom, key: source, destination port, window number; 2^20 bits,
  *            4 hashes): which (source, port) pairs a window has counted
  * Parameters: threshold (distinct ports; 0 = 100), window_ns (0 = 10 s).
- * Limits: IPv4 only; distinctness comes from a bloom filter, so a false
+ * Limits: IPv4 only (one VLAN tag skipped); distinctness comes from a bloom filter, so a false
  * positive can miss a new port (counts err low, never high); the
  * controller should clear 'seen' now and then (DELETE_MAP_ENTRIES all) to
  * keep its false-positive rate low. */
@@ -43,24 +43,25 @@ OKO_MAP(seen, OKO_MAP_BLOOM, sizeof(struct seen_key), 0, SEEN_BITS);
 OKO_FILTER uint64_t
 port_scan(const void *pkt, uint64_t len)
 {
-    const uint8_t *eth = pkt;
-    const uint8_t *ip = eth + ETH_HLEN;
+    struct oko_cursor cur = oko_cursor(pkt, len);
+    uint8_t protocol;
 
-    if (len < ETH_HLEN + IPV4_MIN_HLEN || read_be16(eth + ETH_TYPE_OFFSET) != ETH_P_IPV4) {
+    const uint8_t *ip = parse_to_ipv4(&cur, &protocol);
+    const uint8_t *l4;                  /* TCP and UDP headers start with the ports */
+    if (!ip) {
         return OKO_NO_MATCH;
-    }
-    uint32_t ihl = (ip[0] & 0x0f) * 4;
-    uint8_t proto = ip[IPV4_PROTOCOL];
-    if (ihl < IPV4_MIN_HLEN || ETH_HLEN + ihl + UDP_HLEN > len
-        || (proto != IPPROTO_TCP && proto != IPPROTO_UDP)) {
-        return OKO_NO_MATCH;            /* both headers start with the ports */
-    }
-    const uint8_t *l4 = ip + ihl;
-    if (proto == IPPROTO_TCP) {
-        if (ETH_HLEN + ihl + TCP_MIN_HLEN > len
-            || (l4[TCP_FLAGS] & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
+    } else if (protocol == IPPROTO_TCP) {
+        l4 = parse_tcphdr(&cur);
+        if (!l4 || (l4[TCP_FLAGS] & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
             return OKO_NO_MATCH;        /* only connection attempts count */
         }
+    } else if (protocol == IPPROTO_UDP) {
+        l4 = parse_udphdr(&cur);
+        if (!l4) {
+            return OKO_NO_MATCH;
+        }
+    } else {
+        return OKO_NO_MATCH;
     }
 
     uint32_t zero = 0;

@@ -89,23 +89,11 @@ inside(const struct params *p, uint32_t addr)
 OKO_FILTER uint64_t
 stateful_firewall(const void *pkt, uint64_t len)
 {
-    const uint8_t *eth = pkt;
-    const uint8_t *end = eth + len;
-    uint16_t type;
+    struct oko_cursor cur = oko_cursor(pkt, len);
+    const uint8_t *ip;
 
-    uint32_t l3 = parse_ethernet(eth, end, &type);
-    const uint8_t *ip = eth + l3;
-    if (!l3 || type != ETH_P_IPV4 || ip + IPV4_MIN_HLEN > end
-        || ip[IPV4_PROTOCOL] != IPPROTO_TCP
-        || (read_be16(ip + IPV4_FRAG) & IPV4_FRAG_OFFSET_MASK)) {
-        return OKO_NO_MATCH;
-    }
-    uint32_t ihl = (ip[0] & 0x0f) * 4;
-    if (ihl < IPV4_MIN_HLEN) {
-        return OKO_NO_MATCH;
-    }
-    const uint8_t *tcp = ip + ihl;
-    if (tcp + TCP_MIN_HLEN > end) {
+    const uint8_t *tcp = parse_ipv4_to_transport(&cur, IPPROTO_TCP, &ip);
+    if (!tcp) {
         return OKO_NO_MATCH;
     }
 

@@ -82,12 +82,12 @@ def test_library_lists_the_rate_limiter_with_its_parameters(clean):
     assert r.status_code == 200, r.text
     filters = {f["name"]: f for f in r.json()["oko:output"]["filter"]}
     limiter = filters["rate-limiter"]
-    assert limiter["version"] == "1.0.0" and limiter["description"].startswith(
+    assert limiter["version"] == "1.1.0" and limiter["description"].startswith(
         "Per-source-IPv4 token bucket: matches packets over the limit"), limiter
     assert {p["name"]: p["default"] for p in limiter["parameter"]} == {"rate": "1000", "burst": "rate"}
     # Keyed lists: RESTCONF does not keep their order (the guide says so).
     assert sorted((p["name"], p["unit"], p["type"], p["map"]) for p in limiter["parameter"]) == [
-        ("burst", "packets", "u64", "params"), ("rate", "packets per second", "u64", "params")], limiter
+        ("burst", "packets, at most 1000000", "u64", "params"), ("rate", "packets per second", "u64", "params")], limiter
     assert sorted((m["map-index"], m["map-type"], m["key-size"], m["value-size"], m["max-entries"], m["key-layout"],
                    m["value-layout"]) for m in limiter["map"]) == [
         (0, "array", 4, 16, 1, "index:u32", "rate:u64 burst:u64"),
@@ -122,7 +122,7 @@ def test_stored_program_from_the_library_shows_its_info(clean):
     assert info["valid"] is True, info
     assert info["instructions"] > 0 and len(info["sha256"]) == 64, info
     assert [(m["map-name"], m["map-type"]) for m in info["map"]] == [("params", "array"), ("buckets", "lru-hash")]
-    assert info["library-version"] == "1.0.0" and info["elf-size"] > 0, info
+    assert info["library-version"] == "1.1.0" and info["elf-size"] > 0, info
     assert [(m["map-index"], m["key-size"], m["value-size"], m["max-entries"]) for m in info["map"]] == [
         (0, 4, 16, 1), (1, 4, 16, 65536)], info
 

@@ -333,12 +333,12 @@ def _dump_maps(system, node_id, prog_id, map_mask):
 def test_load_prog_through_the_controller_runs_on_the_real_switch(system):
     """The controller loads a filter program into the patched OVS: the RPC succeeds (barrier confirmed) and the
     switch lists the program, compiled, with its maps."""
-    elf = (PROGS / "conntrack_established.o").read_bytes()
+    elf = (PROGS / "conn_table.o").read_bytes()
     r = _send_experimenter(system, system.node_id, {
         "oko-openflowplugin:oko-load-prog": {"prog-id": 21, "elf": base64.b64encode(elf).decode()}})
     assert r.status_code in (200, 204), r.text
     show = system.sh(f"ovs-appctl oko/show {system.bridge}")
-    assert "program 21: 115 instructions, jit, 1 maps" in show.stdout, show.stdout + show.stderr
+    assert "program 21: 47 instructions, jit, 1 maps" in show.stdout, show.stdout + show.stderr
     assert "map 0 'connections': lru_hash, key 12, value 24, 0 of 65536 entries" in show.stdout, show.stdout
 
 
@@ -363,7 +363,7 @@ def test_dump_maps_through_the_controller_returns_what_update_map_wrote(system):
     DUMP_MAPS through send-experimenter-mp-request returns exactly those entries, split over several multipart
     replies (one RPC output item each, the map's section marked as continuing), and the switch itself lists the
     same number; a dump of a program that is not loaded fails with the switch's text."""
-    elf = (PROGS / "conntrack_established.o").read_bytes()    # map 0: lru_hash, key 12, value 24
+    elf = (PROGS / "conn_table.o").read_bytes()    # map 0: lru_hash, key 12, value 24
     r = _send_experimenter(system, system.node_id, {
         "oko-openflowplugin:oko-load-prog": {"prog-id": DUMP_PROG, "replace": True,
                                             "elf": base64.b64encode(elf).decode()}})

@@ -35,7 +35,7 @@
  * of its stack goes to helpers (map lookups: hashing, memcmp), and libc's
  * vector routines take a slow path when a 32- or 64-byte load from their
  * buffer would cross a page; with the key in the last bytes of the page a
- * map lookup cost 80 ns more (oko-bench, conntrack_established).  The page is
+ * map lookup cost 80 ns more (oko-bench, conntrack-established).  The page is
  * shared by the programs a thread runs one after another, as a native
  * frame at the same depth would be; the verifier refuses a read of stack
  * bytes the program has not written, so none sees another's data.

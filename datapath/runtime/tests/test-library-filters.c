@@ -73,7 +73,7 @@ static void
 test_p0f_linux_syn(void)
 {
     for (const struct engine *e = engines; e->name; e++) {
-        struct oko_filter *f = load("p0f_linux_syn.o");
+        struct oko_filter *f = load("p0f-linux-syn.o");
         struct tcp_packet p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64240,
                                          linux_options, sizeof linux_options);
         CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 1);
@@ -112,7 +112,7 @@ test_conntrack_established(void)
 {
     static const uint8_t other[4] = { 10, 0, 0, 7 };
     for (const struct engine *e = engines; e->name; e++) {
-        struct oko_filter *f = load("conntrack_established.o");
+        struct oko_filter *f = load("conntrack-established.o");
         struct tcp_packet syn = tcp_packet(client, 40000, server, 443, 0x02, 64, 1000, NULL, 0);
         struct tcp_packet ack = tcp_packet(client, 40000, server, 443, 0x10, 64, 1000, NULL, 0);
         struct tcp_packet reply = tcp_packet(server, 443, client, 40000, 0x10, 64, 1000, NULL, 0);
@@ -126,8 +126,11 @@ test_conntrack_established(void)
         CU_ASSERT_EQUAL(e->run(f, stranger.bytes, stranger.len), 0);
         CU_ASSERT_EQUAL(oko_map_count(f->maps[0]), 1);
         oko_epoch_enter();
-        struct { uint32_t a, b; uint16_t c, d; } key = { 0x0a000001, 0xc0a80150, 40000, 443 };
-        const uint64_t *state = oko_map_lookup(f->maps[0], &key);
+        /* oko/conn.h's key: the lower (address, port) first, in network
+         * order, then the protocol. */
+        static const uint8_t key[16] = { 10, 0, 0, 1, 192, 168, 1, 80, 0x9c, 0x40, 0x01, 0xbb,
+                                         6, 0, 0, 0 };
+        const uint64_t *state = oko_map_lookup(f->maps[0], key);
         CU_ASSERT(state && state[2] == 3);                          /* SYN + 2 packets */
         CU_ASSERT(state && state[1] >= state[0]);                   /* last seen >= opened */
         oko_epoch_exit();
@@ -261,8 +264,8 @@ int
 main(int argc, char *argv[])
 {
     static const struct test_case cases[] = {
-        { "p0f_linux_syn", test_p0f_linux_syn },
-        { "conntrack_established", test_conntrack_established },
+        { "p0f-linux-syn", test_p0f_linux_syn },
+        { "conntrack-established", test_conntrack_established },
         { "blocklist", test_blocklist },
         { "heavy-hitter", test_heavy_hitter },
         { "rate-limiter", test_rate_limiter },

@@ -132,7 +132,7 @@ tcp_ack(uint8_t *p, uint32_t client)
 }
 
 static const char *const names[] = {
-    "baseline.o", "p0f_linux_syn.o", "conntrack_established.o",
+    "baseline.o", "p0f-linux-syn.o", "conntrack-established.o",
 };
 
 /* Brings the two copies 'a' and 'b' of program 'name' (one of names[])
@@ -142,7 +142,7 @@ static size_t
 prepare(const char *name, struct oko_filter *a, struct oko_filter *b, uint8_t *pkt)
 {
     size_t len;
-    if (!strcmp(name, "conntrack_established.o")) {
+    if (!strcmp(name, "conntrack-established.o")) {
         /* 10,000 open connections in each copy; time an established one. */
         for (uint32_t c = 0; c < 10000; c++) {
             uint8_t syn[128];

@@ -14,7 +14,7 @@ struct oko_conn_key {
     uint8_t port_hi[2];
     uint8_t protocol;
     uint8_t reserved[3];
-};
+} __attribute__((aligned(4)));
 
 /* Fills 'key' from the IPv4 header 'ip' and the transport header 'l4'
  * (ports first), whose bounds the caller has checked.  Returns the sender's
@@ -25,17 +25,18 @@ oko_conn_key_ipv4(const uint8_t *ip, const uint8_t *l4, uint8_t protocol, struct
     uint32_t src = read_be32(ip + IPV4_SRC), dst = read_be32(ip + IPV4_DST);
     uint16_t sport = read_be16(l4), dport = read_be16(l4 + 2);
     uint32_t side = !(src < dst || (src == dst && sport <= dport));
-    const uint8_t *lo_addr = side ? ip + IPV4_DST : ip + IPV4_SRC;
-    const uint8_t *hi_addr = side ? ip + IPV4_SRC : ip + IPV4_DST;
-    const uint8_t *lo_port = side ? l4 + 2 : l4;
-    const uint8_t *hi_port = side ? l4 : l4 + 2;
-    *key = (struct oko_conn_key) {
-        { lo_addr[0], lo_addr[1], lo_addr[2], lo_addr[3] },
-        { hi_addr[0], hi_addr[1], hi_addr[2], hi_addr[3] },
-        { lo_port[0], lo_port[1] },
-        { hi_port[0], hi_port[1] },
-        protocol, { 0, 0, 0 },
-    };
+    /* Back to network order with one byte swap each (the key is aligned:
+     * one store a field). */
+    uint32_t addr_lo = __builtin_bswap32(side ? dst : src);
+    uint32_t addr_hi = __builtin_bswap32(side ? src : dst);
+    uint16_t port_lo = __builtin_bswap16(side ? dport : sport);
+    uint16_t port_hi = __builtin_bswap16(side ? sport : dport);
+    __builtin_memcpy(key->addr_lo, &addr_lo, sizeof addr_lo);
+    __builtin_memcpy(key->addr_hi, &addr_hi, sizeof addr_hi);
+    __builtin_memcpy(key->port_lo, &port_lo, sizeof port_lo);
+    __builtin_memcpy(key->port_hi, &port_hi, sizeof port_hi);
+    key->protocol = protocol;
+    key->reserved[0] = key->reserved[1] = key->reserved[2] = 0;
     return side;
 }
 

@@ -6,6 +6,10 @@
 
 #include <oko/filter.h>
 
+#ifndef NULL
+#define NULL ((void *) 0)
+#endif
+
 #define ETH_HLEN        14      /* destination, source, EtherType */
 #define ETH_TYPE_OFFSET 12
 #define ETH_P_IPV4      0x0800
@@ -18,6 +22,7 @@
 #define IPV4_MIN_HLEN   20
 #define IPV4_MAX_HLEN   60
 #define IPV4_TOS        1       /* offsets within the IPv4 header */
+#define IPV4_TOTAL_LEN  2
 #define IPV4_ID         4
 #define IPV4_FRAG       6       /* flags (3 bits) and fragment offset (13) */
 #define IPV4_TTL        8
@@ -82,25 +87,190 @@ read_be32(const uint8_t *p)
     return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | p[3];
 }
 
-/* Skips the Ethernet header and at most one VLAN tag (802.1Q or 802.1ad).
- * Returns the offset of the layer-3 header and stores its EtherType in
- * '*type', or returns 0 if the frame ends first. */
-static inline uint32_t
-parse_ethernet(const uint8_t *eth, const uint8_t *end, uint16_t *type)
+/* Parsing, one function a header (in the style of xdp-tutorial's
+ * parsing_helpers.h): a cursor holds where the next header starts and where
+ * the packet ends; each parse_*() checks that its header is whole in the
+ * packet, moves the cursor past it and returns it, or returns NULL (the
+ * packet ends first: the filter answers no match).  The bounds checks are
+ * the ones the verifier needs, so a filter that reads no further than the
+ * headers it parsed needs none of its own. */
+struct oko_cursor {
+    const uint8_t *pos;             /* the next header */
+    const uint8_t *end;             /* one past the packet's last byte */
+};
+
+/* A cursor at the start of the packet a filter got. */
+OKO_INLINE struct oko_cursor
+oko_cursor(const void *pkt, uint64_t len)
 {
-    if (eth + ETH_HLEN > end) {
-        return 0;
+    return (struct oko_cursor) { pkt, (const uint8_t *) pkt + len };
+}
+
+/* The Ethernet header and at most one VLAN tag (802.1Q or 802.1ad): stores
+ * the EtherType that follows them in '*type'. */
+OKO_INLINE const uint8_t *
+parse_ethhdr(struct oko_cursor *c, uint16_t *type)
+{
+    const uint8_t *eth = c->pos;
+    if (eth + ETH_HLEN > c->end) {
+        return NULL;
     }
-    uint16_t outer = read_be16(eth + ETH_TYPE_OFFSET);
-    if (outer != ETH_P_8021Q && outer != ETH_P_8021AD) {
-        *type = outer;
-        return ETH_HLEN;
+    uint32_t hlen = ETH_HLEN;
+    uint16_t ethertype = read_be16(eth + ETH_TYPE_OFFSET);
+    if (ethertype == ETH_P_8021Q || ethertype == ETH_P_8021AD) {
+        if (eth + ETH_HLEN + VLAN_HLEN > c->end) {
+            return NULL;
+        }
+        ethertype = read_be16(eth + ETH_TYPE_OFFSET + VLAN_HLEN);
+        hlen = ETH_HLEN + VLAN_HLEN;
     }
-    if (eth + ETH_HLEN + VLAN_HLEN > end) {
-        return 0;
+    /* One addition after the join (not a pointer per branch): the paths
+     * with and without a tag then differ in a number, not in where every
+     * later pointer points, which keeps the verifier's pruning effective. */
+    *type = ethertype;
+    c->pos = eth + hlen;
+    return eth;
+}
+
+/* What '*protocol' says when no transport header follows an IP header: a
+ * later IPv4 fragment (its first bytes are payload, not ports) or an IPv4
+ * header length below the minimum.  IPv6 names "no next header" so. */
+#define OKO_IPPROTO_NONE 59
+
+/* An IPv4 header's length with its options, from its IHL field. */
+OKO_INLINE uint32_t
+ipv4_hlen(const uint8_t *ip)
+{
+    return (ip[0] & 0x0f) * 4;
+}
+
+/* An IPv4 header, whole up to its fixed 20 bytes (options are not checked:
+ * a filter that reads them checks them).  Stores the transport protocol in
+ * '*protocol', OKO_IPPROTO_NONE when no transport header follows, and moves
+ * the cursor past the options.  Filters that look at addresses only take
+ * every packet whose fixed header is there, fragments and all. */
+OKO_INLINE const uint8_t *
+parse_ipv4hdr(struct oko_cursor *c, uint8_t *protocol)
+{
+    const uint8_t *ip = c->pos;
+    if (ip + IPV4_MIN_HLEN > c->end) {
+        return NULL;
     }
-    *type = read_be16(eth + ETH_TYPE_OFFSET + VLAN_HLEN);
-    return ETH_HLEN + VLAN_HLEN;
+    uint32_t ihl = ipv4_hlen(ip);
+    *protocol = ip[IPV4_PROTOCOL];
+    if (ihl < IPV4_MIN_HLEN || (read_be16(ip + IPV4_FRAG) & IPV4_FRAG_OFFSET_MASK)) {
+        *protocol = OKO_IPPROTO_NONE;
+    }
+    c->pos = ip + ihl;
+    return ip;
+}
+
+/* An IPv6 header: its next header in '*protocol' (extension headers are not
+ * walked: a filter that wants TCP or UDP after one sees another number). */
+OKO_INLINE const uint8_t *
+parse_ipv6hdr(struct oko_cursor *c, uint8_t *protocol)
+{
+    const uint8_t *ip = c->pos;
+    if (ip + IPV6_HLEN > c->end) {
+        return NULL;
+    }
+    *protocol = ip[IPV6_NEXT_HEADER];
+    c->pos = ip + IPV6_HLEN;
+    return ip;
+}
+
+/* The IP header the EtherType 'type' names (IPv4 or IPv6, as above); NULL
+ * for any other EtherType. */
+OKO_INLINE const uint8_t *
+parse_iphdr(struct oko_cursor *c, uint16_t type, uint8_t *protocol)
+{
+    if (type == ETH_P_IPV4) {
+        return parse_ipv4hdr(c, protocol);
+    }
+    if (type == ETH_P_IPV6) {
+        return parse_ipv6hdr(c, protocol);
+    }
+    return NULL;
+}
+
+/* The fixed 20 bytes of a TCP header; the cursor moves to the options (the
+ * data offset is not checked: a filter that reads options checks it with
+ * tcp_hlen()). */
+OKO_INLINE const uint8_t *
+parse_tcphdr(struct oko_cursor *c)
+{
+    const uint8_t *tcp = c->pos;
+    if (tcp + TCP_MIN_HLEN > c->end) {
+        return NULL;
+    }
+    c->pos = tcp + TCP_MIN_HLEN;
+    return tcp;
+}
+
+/* A TCP header's length with its options, from its data offset. */
+OKO_INLINE uint32_t
+tcp_hlen(const uint8_t *tcp)
+{
+    return (tcp[TCP_DATA_OFFSET] >> 4) * 4;
+}
+
+/* A UDP header. */
+OKO_INLINE const uint8_t *
+parse_udphdr(struct oko_cursor *c)
+{
+    const uint8_t *udp = c->pos;
+    if (udp + UDP_HLEN > c->end) {
+        return NULL;
+    }
+    c->pos = udp + UDP_HLEN;
+    return udp;
+}
+
+/* The transport header 'wanted' (IPPROTO_TCP or IPPROTO_UDP) if 'protocol'
+ * says it follows. */
+OKO_INLINE const uint8_t *
+parse_transport(struct oko_cursor *c, uint8_t protocol, uint8_t wanted)
+{
+    if (protocol != wanted) {
+        return NULL;
+    }
+    return wanted == IPPROTO_TCP ? parse_tcphdr(c) : parse_udphdr(c);
+}
+
+/* The common walks.  Ethernet (one VLAN tag), IPv4 or IPv6, then the
+ * transport header 'wanted' (IPPROTO_TCP or IPPROTO_UDP): returns it, with
+ * the IP header in '*ip' and its EtherType in '*type'; NULL if the packet is
+ * not that protocol over IP (a later IPv4 fragment is not) or ends first. */
+OKO_INLINE const uint8_t *
+parse_to_transport(struct oko_cursor *c, uint8_t wanted, uint16_t *type, const uint8_t **ip)
+{
+    uint8_t protocol;
+    if (!parse_ethhdr(c, type)) {
+        return NULL;
+    }
+    *ip = parse_iphdr(c, *type, &protocol);
+    return *ip ? parse_transport(c, protocol, wanted) : NULL;
+}
+
+/* Ethernet (one VLAN tag) and IPv4: returns the IPv4 header, its protocol
+ * in '*protocol' as parse_ipv4hdr() gives it. */
+OKO_INLINE const uint8_t *
+parse_to_ipv4(struct oko_cursor *c, uint8_t *protocol)
+{
+    uint16_t type;
+    if (!parse_ethhdr(c, &type) || type != ETH_P_IPV4) {
+        return NULL;
+    }
+    return parse_ipv4hdr(c, protocol);
+}
+
+/* parse_to_transport() for IPv4 only. */
+OKO_INLINE const uint8_t *
+parse_ipv4_to_transport(struct oko_cursor *c, uint8_t wanted, const uint8_t **ip)
+{
+    uint8_t protocol;
+    *ip = parse_to_ipv4(c, &protocol);
+    return *ip ? parse_transport(c, protocol, wanted) : NULL;
 }
 
 #endif /* oko/net.h */

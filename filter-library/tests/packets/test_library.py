@@ -84,12 +84,12 @@ def test_rate_limiter_full_table_forgets_the_least_recent_source():
 def test_conntrack_established_full_table_and_ip_options():
     opts = Ether() / IP(src="10.0.0.1", dst="10.0.0.2", options=b"\x01\x01\x01\x00") / TCP(sport=5, dport=6, flags="S")
     back = Ether() / IP(src="10.0.0.2", dst="10.0.0.1") / TCP(sport=6, dport=5, flags="SA")
-    assert run_filter("conntrack_established", [opts, back]).verdicts == ["no match", "match"]
+    assert run_filter("conntrack-established", [opts, back]).verdicts == ["no match", "match"]
     template = bytes(syn("10.0.0.0"))
     packets = [(0.0, bytes(Ether() / IP(src="10.0.0.1", dst="10.0.0.2") / TCP(sport=5, dport=6, flags="S")))]
     packets += [(0.001 + i * 1e-9, f) for i, f in enumerate(source_frames(template, 65536, 1))]
     packets += [(0.002, bytes(back))]
-    result = run_filter("conntrack_established", packets, engines=("jit",))
+    result = run_filter("conntrack-established", packets, engines=("jit",))
     assert result.verdicts[-1] == "no match"                    # the first connection was evicted
     assert result.counts["connections"] == 65536
 
@@ -129,3 +129,31 @@ def test_dns_rate_limit_full_name_table_forgets_the_least_recent_name():
     assert result.verdicts[:3] == ["no match", "no match", "match"]
     assert result.verdicts[-1] == "no match"        # evicted: a fresh bucket
     assert result.counts["names"] == 65536
+
+
+def test_ipv4_filters_skip_a_vlan_tag_and_judge_fragments_by_what_they_carry():
+    """oko/net.h's walk, the same in every filter: one VLAN tag is skipped; a filter that reads addresses only
+    takes every IPv4 packet whose fixed header is there (a later fragment, a header length below 20: a blocked
+    source must not pass by sending those); one that reads TCP or UDP takes no later fragment (its first bytes
+    are payload, not ports)."""
+    tagged = lambda frame: Ether() / Dot1Q(vlan=7) / frame[IP]
+    entry = (16).to_bytes(4, "little").hex() + "0a010000"
+    blocked = [tagged(syn("10.1.2.3")), Ether() / IP(src="10.1.2.3", frag=5) / UDP(),
+               Ether() / IP(src="10.1.2.3", ihl=3) / TCP()]
+    result = run_filter("blocklist", blocked, entries={"blocked": [(entry, "00" * 8)]})
+    assert result.verdicts == ["match"] * 3
+    result = run_filter("heavy-hitter", [tagged(syn("10.3.3.3"))] * 3, params={"threshold": 2})
+    assert result.verdicts == ["no match", "no match", "match"]
+    later = Ether() / IP(src="10.9.9.9", frag=5) / UDP()
+    result = run_filter("rate-limiter", [(0.0, later), (0.0, tagged(syn("10.9.9.9")))], params={"rate": 1, "burst": 1})
+    assert result.verdicts == ["no match", "match"]
+    opened = [tagged(syn("10.1.0.1")), tagged(Ether() / IP(src="10.2.0.1", dst="10.1.0.1") /
+                                              TCP(sport=80, dport=1234, flags="A"))]
+    assert run_filter("conntrack-established", opened).verdicts == ["no match", "match"]
+    fragment_ack = Ether() / IP(src="10.2.0.1", dst="10.1.0.1", frag=5) / TCP(sport=80, dport=1234, flags="A")
+    assert run_filter("conntrack-established", opened + [fragment_ack]).verdicts[-1] == "no match"
+    template = bytes(Ether() / IP(src="10.5.5.5", frag=5) / UDP(sport=1234, dport=1))
+    fragments = [with_ports(template, 1234, port) for port in range(1, 8)]
+    assert run_filter("port-scan", fragments, params={"threshold": 2}).verdicts == ["no match"] * 7
+    assert run_filter("port-scan", [tagged(Ether() / IP(src="10.5.5.5") / UDP(sport=1, dport=p)) for p in range(4)],
+                      params={"threshold": 2}).verdicts == ["no match"] * 2 + ["match"] * 2

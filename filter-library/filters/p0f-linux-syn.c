@@ -1,4 +1,4 @@
-/* p0f_linux_syn: matches TCP SYNs whose fingerprint looks like a Linux
+/* p0f-linux-syn: matches TCP SYNs whose fingerprint looks like a Linux
  * (3.x and later) client, in the style of p0f's signatures:
  *
  *     ttl <= 64, no IP options, window a multiple of the MSS (Linux uses
@@ -9,6 +9,7 @@
 #include <oko/net.h>
 
 #define LINUX_MAX_TTL 64
+#define IPV4_NO_OPTIONS 0x45            /* version 4, header length 5 words */
 #define N_OPTIONS 5
 #define COUNT_ALL_SYNS 0
 #define COUNT_LINUX_SYNS 1
@@ -27,18 +28,16 @@ count(uint32_t index)
 OKO_FILTER uint64_t
 p0f_linux_syn(const void *pkt, uint64_t len)
 {
-    const uint8_t *eth = pkt;
-    const uint8_t *end = eth + len;
-    const uint8_t *ip = eth + ETH_HLEN;
+    struct oko_cursor cur = oko_cursor(pkt, len);
+    const uint8_t *end = cur.end;
+    uint8_t protocol;
 
-    if (ip + IPV4_MIN_HLEN + TCP_MIN_HLEN > end
-        || read_be16(eth + ETH_TYPE_OFFSET) != ETH_P_IPV4
-        || ip[0] != 0x45                                /* IPv4, no options */
-        || ip[IPV4_PROTOCOL] != IPPROTO_TCP) {
+    const uint8_t *ip = parse_to_ipv4(&cur, &protocol);
+    if (!ip || ip[0] != IPV4_NO_OPTIONS || protocol != IPPROTO_TCP) {
         return OKO_NO_MATCH;
     }
-    const uint8_t *tcp = ip + IPV4_MIN_HLEN;
-    if ((tcp[TCP_FLAGS] & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
+    const uint8_t *tcp = parse_tcphdr(&cur);
+    if (!tcp || (tcp[TCP_FLAGS] & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
         return OKO_NO_MATCH;
     }
     count(COUNT_ALL_SYNS);
@@ -51,11 +50,11 @@ p0f_linux_syn(const void *pkt, uint64_t len)
     static const uint8_t expected[N_OPTIONS] = {
         TCPOPT_MSS, TCPOPT_SACK_OK, TCPOPT_TIMESTAMP, TCPOPT_NOP, TCPOPT_WS,
     };
-    uint32_t options_len = (tcp[TCP_DATA_OFFSET] >> 4) * 4 - TCP_MIN_HLEN;
+    uint32_t options_len = tcp_hlen(tcp) - TCP_MIN_HLEN;
     if (options_len > TCP_MAX_OPTIONS_LEN) {
         return OKO_NO_MATCH;
     }
-    const uint8_t *opt = tcp + TCP_MIN_HLEN;
+    const uint8_t *opt = cur.pos;
     const uint8_t *opt_end = opt + options_len;
     uint32_t mss = 0;
 #pragma clang loop unroll(full)
