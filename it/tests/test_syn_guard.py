@@ -339,6 +339,22 @@ def test_a_program_or_guard_taking_a_running_guards_ids_or_priorities_is_refused
     assert "too close to SYN guard" in r.text and "in table 0 on " + node in r.text, r.text
 
 
+def test_writing_a_guard_again_puts_back_what_was_removed_by_hand(guarded, second_switch):
+    system, node = guarded, second_switch
+    samples = lambda: [f for f in _flows(system, 0, SECOND_BRIDGE) if "filter_prog=65000" in f]
+    assert len(samples()) == 2, _flows(system, 0, SECOND_BRIDGE)
+    flow = (f"{system.restconf}/data/opendaylight-inventory:nodes/node={node}/flow-node-inventory:table=0"
+            f"/flow=syn-guard-{EDGE}-sample-0")
+    assert requests.delete(flow, auth=AUTH, timeout=30).status_code in (200, 204)
+    wait_for(lambda: len(samples()) == 1, 60, "the flow deleted by hand is still on the switch")
+    r = requests.get(f"{_edge_url(system)}?content=config", auth=AUTH, timeout=30)
+    learned = len(_edge_state(system).get("learned-signature", []))
+    r = requests.put(_edge_url(system), json=r.json(), auth=AUTH, timeout=60)
+    assert r.status_code in (200, 201, 204), r.text
+    wait_for(lambda: len(samples()) == 2, 60, "writing the guard again did not put its flow back")
+    assert len(_edge_state(system).get("learned-signature", [])) == learned   # it did not start learning again
+
+
 def test_deleting_a_guard_on_two_switches_removes_its_flows_from_both(guarded, second_switch):
     system = guarded
     r = requests.delete(_edge_url(system), auth=AUTH, timeout=60)

@@ -96,7 +96,10 @@ public final class SynGuardService implements AutoCloseable {
         }
     }
 
-    /** A change that needs nothing new on the switches goes to the running guard, which keeps what it learned. */
+    /**
+     * A change that needs nothing new on the switches goes to the running guard, which keeps what it learned; its
+     * installation is written again, unchanged.
+     */
     private boolean reconfigured(final SynGuard guard) {
         final RunningGuard running = guards.get(guard.getName().getValue());
         if (running == null) {
@@ -112,6 +115,8 @@ public final class SynGuardService implements AutoCloseable {
             return false;
         }
         running.reconfigure(config);
+        // Written again (the same puts): what was removed by hand, a switch program entry or a flow, comes back.
+        store.install(config);
         return true;
     }
 
