@@ -3,7 +3,13 @@
 interpreter, on a trace typical of its use.  Writes docs/filter-costs.md and
 filter-library/bench/filter-costs.json.
 
-  make -C filter-library bench [ROUNDS=5]
+  make -C filter-library bench [ROUNDS=5] [AGAINST=dir]
+
+AGAINST: a directory of the filters' objects built from another commit
+(the same file names): each filter's JIT time is also measured with that
+object, alternating with this build's in every round, and the table gains
+the ratio (this build over that one) - how a change to the filters is shown
+not to cost more, in one run on one machine.
 
 Each filter runs its trace (held in memory, `oko-filter run --repeat`) in
 ROUNDS rounds, the JIT and the interpreter alternating within a round; the
@@ -29,6 +35,7 @@ from scapy.layers.inet import IP, TCP, UDP  # noqa: E402
 from scapy.layers.l2 import Ether  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
+AGAINST = os.environ.get("AGAINST")
 PACKETS_PER_ROUND = 200000
 LINUX_OPTIONS = [("MSS", 1460), ("SAckOK", b""), ("Timestamp", (1, 0)), ("NOP", None), ("WScale", 10)]
 
@@ -104,11 +111,12 @@ CASES = {
     "port-scan": ("UDP from 256 sources", udp_mix, {}, {}),
     "rate-limiter": ("UDP from 256 sources", udp_mix, {}, {}),
     "stateful-firewall": ("250 TCP connections (13 packets each)", tcp_conversations, {}, {}),
+    "syn-sampler": ("SYN flood 3:1", syn_flood, {}, {}),
 }
 
 
-def measure(name, trace, params, entries, interpret):
-    args = [TOOL, "run", os.path.join(LIB, "build", name + ".o"), trace, "--quiet"]
+def measure(name, trace, params, entries, interpret, build=os.path.join(LIB, "build")):
+    args = [TOOL, "run", os.path.join(build, name + ".o"), trace, "--quiet"]
     if FILTERS[name]["parameters"]:
         mapname, value = parameter_entry(name, params)
         args += ["--map", f"{mapname}:00000000={value.hex()}"]
@@ -130,16 +138,21 @@ def main():
             trace = os.path.join(tmp, name + ".pcap")
             packets = make()
             write_pcap(trace, [(i * 1e-6, p) for i, p in enumerate(packets)])
-            jit, interp = [], []
+            jit, interp, other = [], [], []
+            against = AGAINST and os.path.exists(os.path.join(AGAINST, name + ".o"))
             for _ in range(ROUNDS):
                 jit.append(measure(name, trace, params, entries, False))
                 interp.append(measure(name, trace, params, entries, True))
+                if against:
+                    other.append(measure(name, trace, params, entries, False, AGAINST))
             verify = subprocess.run([TOOL, "verify", os.path.join(LIB, "build", name + ".o")],
                                     capture_output=True, text=True, check=True).stdout
             results[name] = {"trace": what, "packets": len(packets),
                              "instructions": int(re.search(r"accepted: (\d+) instructions", verify)[1]),
                              "jit_ns": statistics.median(jit), "interpreter_ns": statistics.median(interp),
                              "jit_spread": [min(jit), max(jit)], "interpreter_spread": [min(interp), max(interp)]}
+            if other:
+                results[name]["against_jit_ns"] = statistics.median(other)
             print(f"{name}: {results[name]}", flush=True)
     machine = f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}"
     with open(os.path.join(HERE, "filter-costs.json"), "w") as out:
@@ -160,6 +173,12 @@ def main():
                      f"({r['jit_spread'][0]:.1f}-{r['jit_spread'][1]:.1f}) | {r['interpreter_ns']:.1f} "
                      f"({r['interpreter_spread'][0]:.1f}-{r['interpreter_spread'][1]:.1f}) | "
                      f"{r['interpreter_ns'] / r['jit_ns']:.1f} |")
+    compared = {name: r for name, r in sorted(results.items()) if "against_jit_ns" in r}
+    if compared:
+        lines += ["", f"Against the objects in `{AGAINST}` (JIT, the same trace, alternating in every round):", "",
+                  "| filter | this build ns/packet | that build ns/packet | this / that |", "|---|---:|---:|---:|"]
+        lines += [f"| {name} | {r['jit_ns']:.1f} | {r['against_jit_ns']:.1f} | {r['jit_ns'] / r['against_jit_ns']:.3f} |"
+                  for name, r in compared.items()]
     with open(os.path.join(REPO, "docs", "filter-costs.md"), "w") as out:
         out.write("\n".join(lines) + "\n")
 
