@@ -32,6 +32,13 @@ class AdminAuth(requests.auth.AuthBase):
 AUTH = AdminAuth()
 
 
+def put(url, body):
+    """A RESTCONF PUT as the admin user that must succeed (200, 201 or 204)."""
+    r = requests.put(url, json=body, auth=AUTH, timeout=60)
+    assert r.status_code in (200, 201, 204), r.text
+    return r
+
+
 def wait_for(predicate, timeout, what):
     """predicate()'s first true value, polled every second; fails with `what` after `timeout` seconds."""
     deadline = time.time() + timeout

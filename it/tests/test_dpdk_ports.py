@@ -14,7 +14,7 @@ import subprocess
 import pytest
 import requests
 
-from helpers import AUTH, wait_for
+from helpers import AUTH, put, wait_for
 
 NAMESPACES = {"oko-client": ("oko-c0", "oko-c1", "10.0.9.1", 21), "oko-server": ("oko-s0", "oko-s1", "10.0.9.2", 22)}
 
@@ -58,11 +58,6 @@ def veth(system):
 def ping(count=3):
     r = run("ip netns exec oko-client ping -c %d -i 0.2 -W 1 10.0.9.2" % count)
     return r.returncode == 0
-
-
-def put(url, body):
-    r = requests.put(url, json=body, auth=AUTH, timeout=60)
-    assert r.status_code in (200, 201, 204), r.text
 
 
 def test_blocklist_on_dpdk_ports_with_real_traffic(veth):

@@ -17,7 +17,7 @@ from helpers import wait_for
 
 # `up` with OKO_UP_WAIT=console stops at the console, before it sets the generated admin password: this
 # distribution keeps the default one (its RESTCONF is bound to 127.0.0.1 and lives for this test only).
-AUTH = ("admin", "admin")
+DEFAULT_AUTH = ("admin", "admin")
 
 
 @pytest.fixture(scope="module")
@@ -49,18 +49,18 @@ def test_feature_install_odl_oko_on_a_plain_distribution(plain):
 
     restconf, node = plain["OKO_RESTCONF"], "openflow:%d" % int(plain["OKO_DPID"], 16)
     wait_for(lambda: requests.get(f"{restconf}/data/opendaylight-inventory:nodes/node={node}?fields=id",
-                                  auth=AUTH, timeout=30).status_code == 200, 300, "the switch did not connect")
-    r = requests.put(f"{restconf}/data/oko:programs/program=after-install", auth=AUTH, timeout=60,
+                                  auth=DEFAULT_AUTH, timeout=30).status_code == 200, 300, "the switch did not connect")
+    r = requests.put(f"{restconf}/data/oko:programs/program=after-install", auth=DEFAULT_AUTH, timeout=60,
                      json={"oko:program": [{"name": "after-install", "library-filter": "rate-limiter",
                                             "parameter": [{"name": "rate", "value": "5"}]}]})
     assert r.status_code in (200, 201, 204), r.text
-    r = requests.put(f"{restconf}/data/oko:switches/switch={node}/program=70", auth=AUTH, timeout=60,
+    r = requests.put(f"{restconf}/data/oko:switches/switch={node}/program=70", auth=DEFAULT_AUTH, timeout=60,
                      json={"oko:program": [{"program-id": 70, "program": "after-install"}]})
     assert r.status_code in (200, 201, 204), r.text
 
     def installed_on_switch():
         r = requests.get(f"{restconf}/data/oko:switches/switch={node}/program=70?content=nonconfig",
-                         auth=AUTH, timeout=30)
+                         auth=DEFAULT_AUTH, timeout=30)
         return r.status_code == 200 and r.json()["oko:program"][0].get("status") == "installed"
     wait_for(installed_on_switch, 120, "program 70 was not installed after feature:install")
     listed = wait_for(lambda: (out := console(plain, "oko:programs").stdout) and "after-install" in out and out,

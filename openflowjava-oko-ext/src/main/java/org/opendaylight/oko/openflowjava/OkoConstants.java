@@ -26,6 +26,10 @@ public final class OkoConstants {
 
     /** OpenFlow 1.3, the version the codecs are registered for. */
     public static final Uint8 OF13 = Uint8.valueOf(4);
+    /** OpenFlow 1.3's error type of experimenter errors (every Oko error). */
+    public static final int OFPET_EXPERIMENTER = 0xFFFF;
+    /** OpenFlow 1.3's multipart type of experimenter multiparts (DUMP_MAPS, PROG_STATS, REPLAY_MAPS). */
+    public static final int OFPMP_EXPERIMENTER = 0xFFFF;
 
     // Message exp_types (section 3).
     public static final int EXP_TYPE_LOAD_PROG = 1;

@@ -10,6 +10,7 @@ package org.opendaylight.oko.openflowjava.registration;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID_UINT32;
 import static org.opendaylight.oko.openflowjava.OkoConstants.OF13;
+import static org.opendaylight.oko.openflowjava.OkoConstants.OFPMP_EXPERIMENTER;
 import static org.opendaylight.oko.openflowjava.OkoConstants.OXM_FIELD_FILTER_PROG;
 
 import io.netty.buffer.ByteBuf;
@@ -76,7 +77,6 @@ public final class OkoCodecRegistrar {
     private static final int OFPT_EXPERIMENTER = 4;
     private static final int OFPT_MULTIPART_REPLY = 19;
     private static final int OXM_CLASS_EXPERIMENTER = 0xFFFF;
-    private static final int OFPMP_EXPERIMENTER = 0xFFFF;
 
     /** Controller-to-switch and switch-to-controller message bodies, by exp_type. */
     private final List<AbstractBodyCodec<?>> messageCodecs = List.of(new LoadProgCodec(), new UnloadProgCodec(),

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.opendaylight.oko.openflowjava.OkoConstants.OFPMP_EXPERIMENTER;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -60,7 +61,6 @@ class ProtocolVectorsTest {
     private static final int OFPT_ERROR = 1;
     private static final int OFPT_MULTIPART_REQUEST = 18;
     private static final int OFPT_MULTIPART_REPLY = 19;
-    private static final int OFPMP_EXPERIMENTER = 0xFFFF;
     private static final int MULTIPART_PAD = 4;
 
     private static final Map<Long, AbstractBodyCodec<?>> REQUEST_CODECS = Map.of(

@@ -9,6 +9,7 @@ package org.opendaylight.oko.openflowjava.codec.decoder;
 
 import static java.util.Objects.requireNonNull;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID;
+import static org.opendaylight.oko.openflowjava.OkoConstants.OFPET_EXPERIMENTER;
 
 import io.netty.buffer.ByteBuf;
 import org.opendaylight.oko.openflowjava.codec.OkoDecodingException;
@@ -24,7 +25,6 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.openflow.protocol.rev130731
  * error to openflowjava's ErrorMessageFactory.
  */
 public final class ErrorMessageDecoder implements OFDeserializer<ErrorMessage>, DeserializerRegistryInjector {
-    private static final int OFPET_EXPERIMENTER = 0xFFFF;
     // xid (4), type (2), exp_code (2), then the experimenter id
     private static final int TYPE_OFFSET = 4;
     private static final int EXPERIMENTER_OFFSET = 8;

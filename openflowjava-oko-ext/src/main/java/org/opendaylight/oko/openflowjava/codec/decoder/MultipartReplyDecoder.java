@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID_UINT32;
 import static org.opendaylight.oko.openflowjava.OkoConstants.OF13;
+import static org.opendaylight.oko.openflowjava.OkoConstants.OFPMP_EXPERIMENTER;
 
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
@@ -35,7 +36,6 @@ import org.opendaylight.yangtools.yang.common.Uint32;
  */
 public final class MultipartReplyDecoder implements OFDeserializer<MultipartReplyMessage>,
         DeserializerRegistryInjector {
-    private static final int OFPMP_EXPERIMENTER = 0xFFFF;
     private static final int OFPMPF_REPLY_MORE = 0x0001;
     // xid (4), type (2), flags (2), pad (4), experimenter (4), exp_type (4)
     private static final int TYPE_OFFSET = 4;

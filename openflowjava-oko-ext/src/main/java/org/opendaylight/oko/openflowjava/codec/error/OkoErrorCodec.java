@@ -11,6 +11,7 @@ import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXPERIMENTER_ID_UINT32;
 import static org.opendaylight.oko.openflowjava.OkoConstants.MAX_ERROR_TEXT;
 import static org.opendaylight.oko.openflowjava.OkoConstants.OF13;
+import static org.opendaylight.oko.openflowjava.OkoConstants.OFPET_EXPERIMENTER;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,6 @@ import org.opendaylight.yangtools.yang.common.Uint32;
  * code string, so it reaches logs and RPC results.
  */
 public final class OkoErrorCodec implements OFDeserializer<ErrorMessage>, OFSerializer<ErrorMessage> {
-    private static final int OFPET_EXPERIMENTER = 0xFFFF;
     private static final String TYPE_STRING = "EXPERIMENTER";
 
     @Override
