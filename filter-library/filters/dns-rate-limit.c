@@ -83,8 +83,7 @@ dns_rate_limit(const void *pkt, uint64_t len)
     }
     uint64_t key = oko_hash(name, NAME_MAX, HASH_SEED);
 
-    uint32_t zero = 0;
-    const struct params *p = oko_map_lookup(&params, &zero);
+    const struct params *p = oko_map_first(&params);
     uint64_t rate = p && p->rate ? p->rate : DEFAULT_RATE;
     uint64_t capacity = oko_token_bucket_capacity(p && p->burst ? p->burst : rate);
     uint64_t now = oko_time_ns();

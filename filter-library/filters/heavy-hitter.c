@@ -32,8 +32,7 @@ heavy_hitter(const void *pkt, uint64_t len)
     if (!ip) {
         return OKO_NO_MATCH;
     }
-    uint32_t zero = 0;
-    const struct params *p = oko_map_lookup(&params, &zero);
+    const struct params *p = oko_map_first(&params);
     uint64_t threshold = p && p->threshold ? p->threshold : DEFAULT_THRESHOLD;
 
     uint8_t src[4] = { ip[IPV4_SRC], ip[IPV4_SRC + 1], ip[IPV4_SRC + 2], ip[IPV4_SRC + 3] };

@@ -64,8 +64,7 @@ port_scan(const void *pkt, uint64_t len)
         return OKO_NO_MATCH;
     }
 
-    uint32_t zero = 0;
-    const struct params *p = oko_map_lookup(&params, &zero);
+    const struct params *p = oko_map_first(&params);
     uint64_t threshold = p && p->threshold ? p->threshold : DEFAULT_THRESHOLD;
     uint64_t window_ns = p && p->window_ns ? p->window_ns : DEFAULT_WINDOW_NS;
     uint64_t window = oko_time_ns() / window_ns;

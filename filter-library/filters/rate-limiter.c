@@ -35,8 +35,7 @@ rate_limiter(const void *pkt, uint64_t len)
     if (!ip) {
         return OKO_NO_MATCH;
     }
-    uint32_t zero = 0;
-    const struct params *p = oko_map_lookup(&params, &zero);
+    const struct params *p = oko_map_first(&params);
     uint64_t rate = p && p->rate ? p->rate : DEFAULT_RATE;
     uint64_t capacity = oko_token_bucket_capacity(p && p->burst ? p->burst : rate);
 

@@ -100,8 +100,7 @@ stateful_firewall(const void *pkt, uint64_t len)
     struct oko_conn_key key;
     uint8_t side = oko_conn_key_ipv4(ip, tcp, IPPROTO_TCP, &key);   /* 0: the sender is lo */
 
-    uint32_t zero = 0;
-    const struct params *p = oko_map_lookup(&params, &zero);
+    const struct params *p = oko_map_first(&params);
     uint8_t flags = tcp[TCP_FLAGS];
     uint64_t now = oko_time_ns();
     struct conn *c = oko_map_lookup(&connections, &key);

@@ -74,6 +74,15 @@ struct oko_map_def {
  * which the verifier makes you check before using the pointer. */
 extern void *oko_map_lookup(void *map, const void *key);
 
+/* An array map's first entry (index 0): the value of a filter's one-entry
+ * parameter map, or of a program-wide state.  Checked like any lookup. */
+OKO_INLINE void *
+oko_map_first(void *map)
+{
+    uint32_t zero = 0;
+    return oko_map_lookup(map, &zero);
+}
+
 /* Hash, array, lru_hash, lpm: create or replace.  0 or a negative errno. */
 #define OKO_UPDATE_ANY     0    /* create or replace */
 #define OKO_UPDATE_NOEXIST 1    /* create only */
