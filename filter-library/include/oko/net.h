@@ -106,6 +106,20 @@ oko_cursor(const void *pkt, uint64_t len)
     return (struct oko_cursor) { pkt, (const uint8_t *) pkt + len };
 }
 
+/* The next 'len' bytes, whole in the packet: returns them and moves the
+ * cursor past them, or returns NULL.  The one bounds check the parsers of
+ * fixed-size headers share. */
+OKO_INLINE const uint8_t *
+oko_cursor_take(struct oko_cursor *c, uint32_t len)
+{
+    const uint8_t *p = c->pos;
+    if (p + len > c->end) {
+        return NULL;
+    }
+    c->pos = p + len;
+    return p;
+}
+
 /* The Ethernet header and at most one VLAN tag (802.1Q or 802.1ad): stores
  * the EtherType that follows them in '*type'. */
 OKO_INLINE const uint8_t *
@@ -170,12 +184,10 @@ parse_ipv4hdr(struct oko_cursor *c, uint8_t *protocol)
 OKO_INLINE const uint8_t *
 parse_ipv6hdr(struct oko_cursor *c, uint8_t *protocol)
 {
-    const uint8_t *ip = c->pos;
-    if (ip + IPV6_HLEN > c->end) {
-        return NULL;
+    const uint8_t *ip = oko_cursor_take(c, IPV6_HLEN);
+    if (ip) {
+        *protocol = ip[IPV6_NEXT_HEADER];
     }
-    *protocol = ip[IPV6_NEXT_HEADER];
-    c->pos = ip + IPV6_HLEN;
     return ip;
 }
 
@@ -199,12 +211,7 @@ parse_iphdr(struct oko_cursor *c, uint16_t type, uint8_t *protocol)
 OKO_INLINE const uint8_t *
 parse_tcphdr(struct oko_cursor *c)
 {
-    const uint8_t *tcp = c->pos;
-    if (tcp + TCP_MIN_HLEN > c->end) {
-        return NULL;
-    }
-    c->pos = tcp + TCP_MIN_HLEN;
-    return tcp;
+    return oko_cursor_take(c, TCP_MIN_HLEN);
 }
 
 /* A TCP header's length with its options, from its data offset. */
@@ -218,12 +225,7 @@ tcp_hlen(const uint8_t *tcp)
 OKO_INLINE const uint8_t *
 parse_udphdr(struct oko_cursor *c)
 {
-    const uint8_t *udp = c->pos;
-    if (udp + UDP_HLEN > c->end) {
-        return NULL;
-    }
-    c->pos = udp + UDP_HLEN;
-    return udp;
+    return oko_cursor_take(c, UDP_HLEN);
 }
 
 /* The transport header 'wanted' (IPPROTO_TCP or IPPROTO_UDP) if 'protocol'
