@@ -173,10 +173,8 @@ public final class OkoNorthbound implements AutoCloseable {
             DataObjectReference.builder(SynGuards.class).child(SynGuard.class).build(),
             changes -> configChanges.execute(() -> synGuards.changed(changes))));
         registrations.add(notifications.registerListener(PacketReceived.class, synGuards::packetIn));
-        registrations.add(rpcProvider.registerRpcImplementations(
-            new OkoRpcs(broker, resolver, installer, loaded, client, support, ownership::isOwned, member,
-                SWITCH_TIMEOUT_MILLIS)
-                .implementations()));
+        registrations.add(rpcProvider.registerRpcImplementations(OkoRpcs.implementations(broker, resolver,
+            installer, loaded, client, support, ownership::isOwned, member, SWITCH_TIMEOUT_MILLIS)));
         LOG.info("Oko northbound started on cluster member {} (reconciliation priority {})", member,
             SwitchOwnership.RECONCILIATION_PRIORITY);
     }

@@ -59,13 +59,25 @@ public final class FakeSwitchClient implements SwitchClient {
     @Override
     public ListenableFuture<Void> deleteMapEntries(final String node, final long progId, final int mapIndex,
             final int keySize, final boolean all, final List<byte[]> keys) {
-        return answer("delete", node + " delete " + progId + " map " + mapIndex);
+        final StringBuilder text = new StringBuilder(node + " delete " + progId + " map " + mapIndex);
+        if (all) {
+            text.append(" all");
+        }
+        for (byte[] key : keys) {
+            text.append(' ').append(HexFormat.of().formatHex(key));
+        }
+        return answer("delete", text.toString());
     }
+
+    /** What DUMP_MAPS answers: the map sections, whatever the mask asked. */
+    public volatile List<MapSection> dumps = List.of();
 
     @Override
     public ListenableFuture<List<MapSection>> dumpMaps(final String node, final long progId, final long mapMask) {
-        sent.add(node + " dump " + progId);
-        return Futures.immediateFuture(List.of());
+        sent.add(node + " dump " + progId + (mapMask == 0 ? "" : " mask 0x" + Long.toHexString(mapMask)));
+        final String refusal = refusals.get("dump");
+        return refusal == null ? Futures.immediateFuture(dumps)
+            : Futures.immediateFailedFuture(new SwitchException(refusal, SwitchException.Kind.REFUSED));
     }
 
     @Override
