@@ -31,6 +31,12 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/src/oko-isa.h \
 	lib/oko-runtime/src/oko-jit.c \
 	lib/oko-runtime/src/oko-map.c \
+	lib/oko-runtime/src/oko-map-array.c \
+	lib/oko-runtime/src/oko-map-bloom.c \
+	lib/oko-runtime/src/oko-map-count-min.c \
+	lib/oko-runtime/src/oko-map-hash.c \
+	lib/oko-runtime/src/oko-map-lpm.c \
+	lib/oko-runtime/src/oko-map-private.h \
 	lib/oko-runtime/src/oko-scalar.c \
 	lib/oko-runtime/src/oko-scalar.h \
 	lib/oko-runtime/src/oko-stack.c \
