@@ -63,6 +63,11 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-instance.c \
 	lib/oko/oko-instance.h
 
+# ovs-ofctl's Oko commands (their arguments; the messages are oko-ofp.c's).
+utilities_ovs_ofctl_SOURCES += \
+	lib/oko/oko-ofctl.c \
+	lib/oko/oko-ofctl.h
+
 # A bridge's programs and maps (OpenFlow handlers), in libofproto.
 ofproto_libofproto_la_CPPFLAGS += -I $(top_srcdir)/ofproto
 ofproto_libofproto_la_SOURCES += \

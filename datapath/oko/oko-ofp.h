@@ -232,12 +232,4 @@ bool oko_is_oko_error(enum ofperr);
 /* ofp-print's hook for the OFPTYPE_OKO_* messages. */
 enum ofperr oko_ofp_print(struct ds *, const struct ofp_header *, enum ofptype, int verbosity);
 
-/* ovs-ofctl's hook: builds the request of Oko command argv[0] ("load-filter-prog",
- * "unload-filter-prog", "update-map", "delete-map-entries", "dump-maps", "dump-prog-stats",
- * "replay-maps"), whose
- * argv[1] is the switch, for an OpenFlow 'version' connection.  Returns NULL
- * and sets '*request', or returns a malloc'd error text. */
-char *oko_ofctl_build_request(int argc, char *argv[], enum ofp_version version,
-                              struct ofpbuf **request);
-
 #endif /* oko-ofp.h */
