@@ -6,8 +6,9 @@
 #   make down     stop everything `make up` started
 #   make reset    stop everything and delete all state of `make up` (.run/)
 #   make test     every test of every part (what CI runs)
-#   make bench    the paper's evaluation: benchmarks, not tests (long; see
-#                 docs/performance.md; EXPERIMENTS=1,2 ROUNDS=N SECONDS=S)
+#   make bench    benchmarks, not tests (bench/README.md): the paper's
+#                 evaluation (long; EXPERIMENTS=1,2 ROUNDS=N SECONDS=S), or
+#                 WHAT=filters|runtime|throughput|all
 #
 # Pieces alone: make bootstrap | build | build-java | build-datapath |
 #               test-protocol | test-java | test-datapath | test-filters | test-it
@@ -78,13 +79,40 @@ test-filters:
 test-it: build-datapath
 	$(VENV)/bin/python -m pytest -v --durations=25 it/tests
 
-# Benchmarks (not tests): the paper's evaluation, written into
-# docs/performance.md and docs/performance/.
+# Benchmarks (not tests), all from here; bench/README.md says what each
+# measures, where its code is and where its figures go.  WHAT chooses:
+#   evaluation  the paper's evaluation into docs/performance.md
+#               (EXPERIMENTS=1,2 ROUNDS=N SECONDS=S)
+#   filters     each library filter's cost per packet into
+#               docs/filter-costs.md (ROUNDS=N AGAINST=dir AGAINST_TOOL=path)
+#   runtime     the runtime's micro-benchmarks (interpreter vs JIT, maps,
+#               librte_bpf; ROUNDS=N), printed
+#   throughput  one comparison of the switches (ARGS="--trace realistic
+#               --cache no-emc --prog filter-library/build/baseline.o")
+#   all         evaluation, filters and runtime
+WHAT ?= evaluation
 EXPERIMENTS ?= 1,2,3,4,5,6,7
 ROUNDS ?= 5
 SECONDS ?= 5
-bench: build
+BENCHES := evaluation filters runtime throughput
+bench:
+	@case " $(BENCHES) all " in *" $(WHAT) "*) ;; \
+	  *) echo "make bench: WHAT=$(WHAT)? one of: $(BENCHES) all" >&2; exit 2;; esac
+	$(MAKE) --no-print-directory $(if $(filter all,$(WHAT)),bench-evaluation bench-filters bench-runtime,bench-$(WHAT))
+
+bench-evaluation: build
 	$(MAKE) -C filter-library --no-print-directory
 	$(VENV)/bin/python bench/evaluate --experiments $(EXPERIMENTS) --rounds $(ROUNDS) --seconds $(SECONDS)
 
-.PHONY: bench bootstrap build build-java build-datapath up down reset test test-protocol test-java test-datapath test-filters test-it
+bench-filters: bootstrap
+	$(MAKE) -C datapath/runtime --no-print-directory build/oko-filter
+	$(MAKE) -C filter-library --no-print-directory bench
+
+bench-runtime: bootstrap
+	$(MAKE) -C datapath/runtime --no-print-directory bench
+
+bench-throughput: build-datapath
+	$(MAKE) -C filter-library --no-print-directory
+	datapath/bench/throughput $(ARGS)
+
+.PHONY: bench bench-evaluation bench-filters bench-runtime bench-throughput bootstrap build build-java build-datapath up down reset test test-protocol test-java test-datapath test-filters test-it
