@@ -86,8 +86,19 @@ entry_size(const struct oko_map_decl *d)
 }
 
 size_t
-oko_hashtab_memory(const struct oko_map_decl *d)
+oko_hashtab_memory(const struct oko_map_decl *d, char error[OKO_ERROR_MAX])
 {
+    if (d->value_size == 0 || d->value_size > OKO_MAP_MAX_VALUE_SIZE) {
+        snprintf(error, OKO_ERROR_MAX,
+                 "map '%s': value_size %u; it must be 1 to %d",
+                 d->name, d->value_size, OKO_MAP_MAX_VALUE_SIZE);
+        return 0;
+    }
+    if (d->flags) {
+        snprintf(error, OKO_ERROR_MAX,
+                 "map '%s': flags must be 0 for this type", d->name);
+        return 0;
+    }
     size_t n = (size_t) d->max_entries + pool_margin(d->max_entries);
     return n * entry_size(d)
            + (size_t) oko_map_round_pow2(d->max_entries)
@@ -464,18 +475,7 @@ hash_memory(const struct oko_map_decl *d, char error[OKO_ERROR_MAX])
                  d->name, d->key_size, OKO_MAP_MAX_KEY_SIZE);
         return 0;
     }
-    if (d->value_size == 0 || d->value_size > OKO_MAP_MAX_VALUE_SIZE) {
-        snprintf(error, OKO_ERROR_MAX,
-                 "map '%s': value_size %u; it must be 1 to %d",
-                 d->name, d->value_size, OKO_MAP_MAX_VALUE_SIZE);
-        return 0;
-    }
-    if (d->flags) {
-        snprintf(error, OKO_ERROR_MAX,
-                 "map '%s': flags must be 0 for this type", d->name);
-        return 0;
-    }
-    return oko_hashtab_memory(d);
+    return oko_hashtab_memory(d, error);
 }
 
 static struct oko_map *

@@ -51,18 +51,7 @@ lpm_memory(const struct oko_map_decl *d, char error[OKO_ERROR_MAX])
                  "20), not %u", d->name, d->key_size);
         return 0;
     }
-    if (d->value_size == 0 || d->value_size > OKO_MAP_MAX_VALUE_SIZE) {
-        snprintf(error, OKO_ERROR_MAX,
-                 "map '%s': value_size %u; it must be 1 to %d",
-                 d->name, d->value_size, OKO_MAP_MAX_VALUE_SIZE);
-        return 0;
-    }
-    if (d->flags) {
-        snprintf(error, OKO_ERROR_MAX,
-                 "map '%s': flags must be 0 for this type", d->name);
-        return 0;
-    }
-    return oko_hashtab_memory(d);
+    return oko_hashtab_memory(d, error);
 }
 
 static struct oko_map *

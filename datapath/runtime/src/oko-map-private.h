@@ -113,8 +113,12 @@ struct oko_hashtab {
     _Atomic uint32_t evict_cursor;      /* LRU */
 };
 
-/* The bytes a table for 'decl' takes (its sizes already checked). */
-size_t oko_hashtab_memory(const struct oko_map_decl *decl);
+/* Checks what a table needs of 'decl' (a value of 1 to
+ * OKO_MAP_MAX_VALUE_SIZE bytes, no flags; the key is the map type's to
+ * check) and returns the bytes the table takes, or 0 with a reason in
+ * 'error'. */
+size_t oko_hashtab_memory(const struct oko_map_decl *decl,
+                          char error[OKO_ERROR_MAX]);
 /* Sets up the table in zeroed 't' for 'decl'; false if memory runs out
  * (oko_hashtab_destroy() then frees what was allocated). */
 bool oko_hashtab_init(struct oko_hashtab *t, const struct oko_map_decl *decl,

@@ -101,15 +101,15 @@ size_t
 oko_map_memory(const struct oko_map_decl *d, char error[OKO_ERROR_MAX])
 {
     const struct oko_map_ops *ops = map_type(d->type);
-    if (!ops) {
-        snprintf(error, OKO_ERROR_MAX, "map '%s': unknown map type %u",
-                 d->name, d->type);
-        return 0;
-    }
     if (d->max_entries == 0 || d->max_entries > OKO_MAP_MAX_ENTRIES) {
         snprintf(error, OKO_ERROR_MAX,
                  "map '%s': max_entries %u; it must be 1 to %u",
                  d->name, d->max_entries, OKO_MAP_MAX_ENTRIES);
+        return 0;
+    }
+    if (!ops) {
+        snprintf(error, OKO_ERROR_MAX, "map '%s': unknown map type %u",
+                 d->name, d->type);
         return 0;
     }
     return ops->memory(d, error);
