@@ -71,9 +71,11 @@ struct oko_prog {
     /* The events sent last, for REPLAY_MAPS (docs/protocol.md 5.7): a
      * controller that was not listening (a cluster's new master taking the
      * switch over) asks for them.  Main thread only, oldest first. */
-    struct ovs_list retained;       /* Contains "struct oko_retained_event"s. */
+    /* Contains "struct oko_retained_event"s. */
+    struct ovs_list retained;
     size_t n_retained;
-    size_t retained_bytes;          /* Their memory: entries and bookkeeping. */
+    /* Their memory: entries and bookkeeping. */
+    size_t retained_bytes;
 
     /* SHA-256 of the ELF object the running program was loaded from
      * (PROG_STATS, docs/protocol.md 4.3): a controller that takes the switch
@@ -176,7 +178,8 @@ prog_find(const struct oko_ofproto *oko, uint32_t id)
 
 /* The loaded program 'id' in '*progp', or OKO_UNKNOWN_PROG with a text. */
 static enum ofperr
-find_prog(struct ofproto *ofproto, uint32_t id, struct oko_prog **progp, struct ds *why)
+find_prog(struct ofproto *ofproto, uint32_t id, struct oko_prog **progp,
+          struct ds *why)
 {
     *progp = prog_find(oko_ofproto_get(ofproto), id);
     if (!*progp) {
@@ -214,7 +217,8 @@ prog_destroy_cb(struct oko_prog *prog)
 {
     struct oko_retained_event *r;
 
-    oko_instance_unref(ovsrcu_get_protected(struct oko_instance *, &prog->inst));
+    oko_instance_unref(
+        ovsrcu_get_protected(struct oko_instance *, &prog->inst));
     LIST_FOR_EACH_POP (r, list_node, &prog->retained) {
         retained_event_destroy(r);
     }
@@ -247,14 +251,15 @@ static void
 translations_changed(struct ofproto *ofproto)
 {
     ovs_mutex_lock(&ofproto_mutex);
-    ofproto->ofproto_class->set_tables_version(ofproto, ofproto->tables_version);
+    ofproto->ofproto_class->set_tables_version(ofproto,
+                                               ofproto->tables_version);
     ovs_mutex_unlock(&ofproto_mutex);
 }
 
 /* Sends Oko error 'error' with the text in 'why' in reply to 'oh'. */
 static enum ofperr
-send_oko_error(struct ofconn *ofconn, const struct ofp_header *oh, enum ofperr error,
-               struct ds *why)
+send_oko_error(struct ofconn *ofconn, const struct ofp_header *oh,
+               enum ofperr error, struct ds *why)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
 
@@ -270,7 +275,8 @@ send_oko_error(struct ofconn *ofconn, const struct ofp_header *oh, enum ofperr e
 /* The SHA-256 of an ELF object, into 'out'; false when this build has no
  * SHA-256 (no OpenSSL): PROG_STATS then omits it. */
 static bool
-elf_sha256(const uint8_t *elf, size_t len, uint8_t out[OKO_PROG_STATS_SHA256_LEN])
+elf_sha256(const uint8_t *elf, size_t len,
+           uint8_t out[OKO_PROG_STATS_SHA256_LEN])
 {
 #ifdef HAVE_OPENSSL
     unsigned int out_len = 0;
@@ -279,7 +285,8 @@ elf_sha256(const uint8_t *elf, size_t len, uint8_t out[OKO_PROG_STATS_SHA256_LEN
         return true;
     }
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
-    VLOG_WARN_RL(&rl, "SHA-256 of a loaded ELF object failed: PROG_STATS omits it");
+    VLOG_WARN_RL(&rl,
+                 "SHA-256 of a loaded ELF object failed: PROG_STATS omits it");
 #else
     (void) elf;
     (void) len;
@@ -289,7 +296,8 @@ elf_sha256(const uint8_t *elf, size_t len, uint8_t out[OKO_PROG_STATS_SHA256_LEN
 }
 
 static enum ofperr
-handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *why)
+handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh,
+                 struct ds *why)
 {
     struct oko_load_prog_msg m;
     enum ofperr error = oko_decode_load_prog(oh, &m, why);
@@ -300,12 +308,16 @@ handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds
     struct oko_ofproto *oko = oko_ofproto_get(ofproto);
     struct oko_prog *prog = prog_find(oko, m.prog_id);
     if (prog && !(m.flags & OKO_LOAD_REPLACE)) {
-        ds_put_format(why, "program %"PRIu32" is already loaded (load it with replace to "
-                      "replace it)", m.prog_id);
+        ds_put_format(why,
+                      "program %" PRIu32
+                      " is already loaded (load it with replace to "
+                      "replace it)",
+                      m.prog_id);
         return OFPERR_OKO_PROG_EXISTS;
     }
     if (!prog && oko->n_progs >= OKO_MAX_PROGS_PER_BRIDGE) {
-        ds_put_format(why, "%d programs are loaded; no more fit", OKO_MAX_PROGS_PER_BRIDGE);
+        ds_put_format(why, "%d programs are loaded; no more fit",
+                      OKO_MAX_PROGS_PER_BRIDGE);
         return OFPERR_OKO_RESOURCES;
     }
 
@@ -318,7 +330,8 @@ handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds
         return OFPERR_OKO_BAD_ELF;
     }
     struct oko_filter_options opts = {
-        .keep_maps_from = prog && m.flags & OKO_LOAD_KEEP_MAPS ? prog_filter(prog) : NULL,
+        .keep_maps_from
+        = prog && m.flags & OKO_LOAD_KEEP_MAPS ? prog_filter(prog) : NULL,
     };
     struct oko_filter *filter;
     err = oko_filter_from_program(&program, &opts, &filter, text);
@@ -344,16 +357,21 @@ handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds
     }
     prog->has_elf_sha256 = elf_sha256(m.elf, m.elf_len, prog->elf_sha256);
     translations_changed(ofproto);
-    VLOG_INFO("%s: %s program %"PRIu32" (%"PRIuSIZE" instructions, %"PRIuSIZE" maps, "
-              "%s)", ofproto->name, opts.keep_maps_from ? "replaced, keeping maps,"
-              : m.flags & OKO_LOAD_REPLACE ? "loaded or replaced" : "loaded",
+    VLOG_INFO("%s: %s program %" PRIu32 " (%" PRIuSIZE
+              " instructions, %" PRIuSIZE " maps, "
+              "%s)",
+              ofproto->name,
+              opts.keep_maps_from          ? "replaced, keeping maps,"
+              : m.flags & OKO_LOAD_REPLACE ? "loaded or replaced"
+                                           : "loaded",
               m.prog_id, filter->prog.n_insns, filter->prog.n_maps,
               filter->jit.fn ? "jit" : "interpreter");
     return 0;
 }
 
 static enum ofperr
-handle_unload_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *why)
+handle_unload_prog(struct ofproto *ofproto, const struct ofp_header *oh,
+                   struct ds *why)
 {
     struct oko_unload_prog_msg m;
     enum ofperr error = oko_decode_unload_prog(oh, &m, why);
@@ -368,7 +386,9 @@ handle_unload_prog(struct ofproto *ofproto, const struct ofp_header *oh, struct 
     }
     unsigned int n_rules = rules_naming(oko, m.prog_id);
     if (n_rules && !(m.flags & OKO_UNLOAD_FORCE)) {
-        ds_put_format(why, "program %"PRIu32" is used by %u rules (unload it with force "
+        ds_put_format(why,
+                      "program %" PRIu32
+                      " is used by %u rules (unload it with force "
                       "to unload it anyway: those rules then match no packet)",
                       m.prog_id, n_rules);
         return OFPERR_OKO_PROG_IN_USE;
@@ -394,7 +414,9 @@ find_map(struct ofproto *ofproto, uint32_t prog_id, unsigned int map_index,
     }
     *filterp = prog_filter(prog);
     if (map_index >= (*filterp)->prog.n_maps) {
-        ds_put_format(why, "program %"PRIu32" has %"PRIuSIZE" maps; there is no map %u",
+        ds_put_format(why,
+                      "program %" PRIu32 " has %" PRIuSIZE
+                      " maps; there is no map %u",
                       prog_id, (*filterp)->prog.n_maps, map_index);
         return OFPERR_OKO_BAD_MAP_INDEX;
     }
@@ -405,21 +427,28 @@ enum { MAP_HASH = 1, MAP_ARRAY, MAP_LRU, MAP_BLOOM, MAP_COUNT_MIN, MAP_LPM };
 
 /* Checks entry 'i''s key for the map's type (docs/protocol.md 5.3). */
 static enum ofperr
-check_key(const struct oko_map_decl *d, const uint8_t *key, uint32_t i, struct ds *why)
+check_key(const struct oko_map_decl *d, const uint8_t *key, uint32_t i,
+          struct ds *why)
 {
     uint32_t v;
     if (d->type == MAP_ARRAY) {
         memcpy(&v, key, 4);
         if (v >= d->max_entries) {
-            ds_put_format(why, "entry %"PRIu32": array index %"PRIu32" is not below "
-                          "max_entries %"PRIu32, i + 1, v, d->max_entries);
+            ds_put_format(why,
+                          "entry %" PRIu32 ": array index %" PRIu32
+                          " is not below "
+                          "max_entries %" PRIu32,
+                          i + 1, v, d->max_entries);
             return OFPERR_OKO_BAD_KEY;
         }
     } else if (d->type == MAP_LPM) {
         memcpy(&v, key, 4);
         if (v > (d->key_size - 4) * 8) {
-            ds_put_format(why, "entry %"PRIu32": prefix length %"PRIu32" is longer than "
-                          "the %"PRIu32"-bit address", i + 1, v, (d->key_size - 4) * 8);
+            ds_put_format(why,
+                          "entry %" PRIu32 ": prefix length %" PRIu32
+                          " is longer than "
+                          "the %" PRIu32 "-bit address",
+                          i + 1, v, (d->key_size - 4) * 8);
             return OFPERR_OKO_BAD_KEY;
         }
     }
@@ -427,7 +456,8 @@ check_key(const struct oko_map_decl *d, const uint8_t *key, uint32_t i, struct d
 }
 
 static enum ofperr
-handle_map_msg(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *why)
+handle_map_msg(struct ofproto *ofproto, const struct ofp_header *oh,
+               struct ds *why)
 {
     struct oko_map_msg_decoded m;
     struct oko_filter *filter;
@@ -447,15 +477,21 @@ handle_map_msg(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *
     if (!delete_all || m.key_size) {
         if (m.key_size != d->key_size
             || (!m.is_delete && m.value_size != d->value_size)) {
-            ds_put_format(why, "map %"PRIu8" has key %"PRIu32" value %"PRIu32", message has "
-                          "key %"PRIu16" value %"PRIu16, m.map_index, d->key_size,
-                          d->value_size, m.key_size, m.value_size);
+            ds_put_format(why,
+                          "map %" PRIu8 " has key %" PRIu32 " value %" PRIu32
+                          ", message has "
+                          "key %" PRIu16 " value %" PRIu16,
+                          m.map_index, d->key_size, d->value_size, m.key_size,
+                          m.value_size);
             return OFPERR_OKO_BAD_MAP_SIZES;
         }
     }
     if (m.is_delete && !delete_all && sketch) {
-        ds_put_format(why, "map %"PRIu8" is a sketch: its elements cannot be deleted one by "
-                      "one (delete all)", m.map_index);
+        ds_put_format(why,
+                      "map %" PRIu8
+                      " is a sketch: its elements cannot be deleted one by "
+                      "one (delete all)",
+                      m.map_index);
         return OFPERR_OKO_UNSUPPORTED;
     }
     size_t entry = m.key_size + m.value_size;
@@ -487,7 +523,8 @@ handle_map_msg(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *
             err = oko_map_update_ctl(map, key, key + m.key_size, 0);
         }
         if (err) {
-            ds_put_format(why, "applied %"PRIu32" of %"PRIu32" entries", i, m.n_entries);
+            ds_put_format(why, "applied %" PRIu32 " of %" PRIu32 " entries", i,
+                          m.n_entries);
             if (err != -E2BIG) {
                 ds_put_format(why, ": %s", ovs_strerror(-err));
             }
@@ -499,8 +536,8 @@ handle_map_msg(struct ofproto *ofproto, const struct ofp_header *oh, struct ds *
 
 /* Appends one entry, as it travels on the wire, to the map's buffer. */
 static int
-collect_entry(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
-              void *aux)
+collect_entry(const void *key, uint32_t key_size, const void *value,
+              uint32_t value_size, void *aux)
 {
     struct ofpbuf *buf = aux;
     ofpbuf_put(buf, key, key_size);
@@ -512,7 +549,8 @@ collect_entry(const void *key, uint32_t key_size, const void *value, uint32_t va
  * (docs/protocol.md 5.4): sketches and arrays are keyed by a u32 cell or
  * index, a bloom cell is a u64 word. */
 static void
-wire_sizes(const struct oko_map_decl *d, uint32_t *key_size, uint32_t *value_size)
+wire_sizes(const struct oko_map_decl *d, uint32_t *key_size,
+           uint32_t *value_size)
 {
     bool sketch = d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN;
     *key_size = sketch || d->type == MAP_ARRAY ? 4 : d->key_size;
@@ -559,7 +597,8 @@ snapshot_maps(const struct oko_filter *filter, uint64_t mask,
         struct oko_map_contents *c = &contents[n];
         uint32_t key_size, value_size;
         wire_sizes(d, &key_size, &value_size);
-        ovs_assert(key_size + value_size <= OKO_MAX_ENTRY_LEN);   /* oversized_map() */
+        /* oversized_map() */
+        ovs_assert(key_size + value_size <= OKO_MAX_ENTRY_LEN);
         c->map_index = i;
         c->map_type = d->type;
         c->key_size = key_size;
@@ -572,8 +611,8 @@ snapshot_maps(const struct oko_filter *filter, uint64_t mask,
 }
 
 static enum ofperr
-handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct ofp_header *oh,
-                 struct ds *why)
+handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn,
+                 const struct ofp_header *oh, struct ds *why)
 {
     struct oko_dump_maps_request_msg m;
     enum ofperr error = oko_decode_dump_maps_request(oh, &m, why);
@@ -589,15 +628,20 @@ handle_dump_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct of
     size_t n_maps = filter->prog.n_maps;
     uint64_t all = n_maps >= 64 ? UINT64_MAX : (UINT64_C(1) << n_maps) - 1;
     if (m.map_mask & ~all) {
-        ds_put_format(why, "program %"PRIu32" has %"PRIuSIZE" maps; mask %#"PRIx64
-                      " selects others", m.prog_id, n_maps, m.map_mask);
+        ds_put_format(why,
+                      "program %" PRIu32 " has %" PRIuSIZE
+                      " maps; mask %#" PRIx64 " selects others",
+                      m.prog_id, n_maps, m.map_mask);
         return OFPERR_OKO_BAD_MAP_INDEX;
     }
     uint64_t mask = m.map_mask ? m.map_mask : all;
     int big = oversized_map(filter, mask);
     if (big >= 0) {
-        ds_put_format(why, "map %d's entries are %"PRIu32" + %"PRIu32" bytes; a message carries "
-                      "entries of at most %d bytes", big, filter->prog.maps[big].key_size,
+        ds_put_format(why,
+                      "map %d's entries are %" PRIu32 " + %" PRIu32
+                      " bytes; a message carries "
+                      "entries of at most %d bytes",
+                      big, filter->prog.maps[big].key_size,
                       filter->prog.maps[big].value_size, OKO_MAX_ENTRY_LEN);
         return OFPERR_OKO_UNSUPPORTED;
     }
@@ -657,8 +701,8 @@ get_prog_stats(const struct oko_ofproto *oko, const struct oko_prog *prog,
 static int compare_progs(const void *, const void *);
 
 static enum ofperr
-handle_prog_stats(struct ofproto *ofproto, struct ofconn *ofconn, const struct ofp_header *oh,
-                  struct ds *why)
+handle_prog_stats(struct ofproto *ofproto, struct ofconn *ofconn,
+                  const struct ofp_header *oh, struct ds *why)
 {
     uint32_t prog_id;
     enum ofperr error = oko_decode_prog_stats_request(oh, &prog_id, why);
@@ -699,8 +743,8 @@ handle_prog_stats(struct ofproto *ofproto, struct ofconn *ofconn, const struct o
 /* REPLAY_MAPS (docs/protocol.md 5.7): the retained events after the one
  * the controller names, or all of them, in event order. */
 static enum ofperr
-handle_replay_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct ofp_header *oh,
-                   struct ds *why)
+handle_replay_maps(struct ofproto *ofproto, struct ofconn *ofconn,
+                   const struct ofp_header *oh, struct ds *why)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 20);
     struct oko_replay_maps_request_msg m;
@@ -714,33 +758,39 @@ handle_replay_maps(struct ofproto *ofproto, struct ofconn *ofconn, const struct 
         return error;
     }
 
-    struct oko_replay_event *events = xmalloc(MAX(prog->n_retained, 1) * sizeof *events);
+    struct oko_replay_event *events
+        = xmalloc(MAX(prog->n_retained, 1) * sizeof *events);
     const struct oko_retained_event *r;
     size_t n = 0;
     LIST_FOR_EACH (r, list_node, &prog->retained) {
         if (m.all || oko_event_after(r->event.event_id, m.after_event_id)) {
-            events[n++] = (struct oko_replay_event) { r->event, r->maps, r->n_maps };
+            events[n++]
+                = (struct oko_replay_event){ r->event, r->maps, r->n_maps };
         }
     }
     struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
-    oko_encode_replay_maps_replies(oh, m.prog_id, prog->next_event_id, events, n, UINT16_MAX,
-                                   &replies);
+    oko_encode_replay_maps_replies(oh, m.prog_id, prog->next_event_id, events,
+                                   n, UINT16_MAX, &replies);
     char asked[32];
     if (m.all) {
         ovs_strlcpy(asked, "all", sizeof asked);
     } else {
         snprintf(asked, sizeof asked, "after %"PRIu32, m.after_event_id);
     }
-    VLOG_INFO_RL(&rl, "%s: program %"PRIu32": sent %"PRIuSIZE" of %"PRIuSIZE" retained "
-                 "events again (asked: %s; next event %"PRIu32")", ofproto->name,
-                 m.prog_id, n, prog->n_retained, asked, prog->next_event_id);
+    VLOG_INFO_RL(&rl,
+                 "%s: program %" PRIu32 ": sent %" PRIuSIZE " of %" PRIuSIZE
+                 " retained "
+                 "events again (asked: %s; next event %" PRIu32 ")",
+                 ofproto->name, m.prog_id, n, prog->n_retained, asked,
+                 prog->next_event_id);
     free(events);
     ofconn_send_replies(ofconn, &replies);
     return 0;
 }
 
 enum ofperr
-ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofptype type)
+ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh,
+                   enum ofptype type)
 {
     struct ofproto *ofproto = ofconn_get_ofproto(ofconn);
     struct ds why = DS_EMPTY_INITIALIZER;
@@ -749,13 +799,16 @@ ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofpt
     /* Statistics are read-only: a secondary connection may read them, as it
      * may read OVS's own. */
     error = (ofconn_get_role(ofconn) == OFPCR12_ROLE_SECONDARY
-             && type != OFPTYPE_OKO_PROG_STATS_REQUEST ? OFPERR_OFPBRC_IS_SECONDARY : 0);
+                     && type != OFPTYPE_OKO_PROG_STATS_REQUEST
+                 ? OFPERR_OFPBRC_IS_SECONDARY
+                 : 0);
     if (!error) {
         if (type == OFPTYPE_OKO_LOAD_PROG) {
             error = handle_load_prog(ofproto, oh, &why);
         } else if (type == OFPTYPE_OKO_UNLOAD_PROG) {
             error = handle_unload_prog(ofproto, oh, &why);
-        } else if (type == OFPTYPE_OKO_UPDATE_MAP || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
+        } else if (type == OFPTYPE_OKO_UPDATE_MAP
+                   || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
             error = handle_map_msg(ofproto, oh, &why);
         } else if (type == OFPTYPE_OKO_DUMP_MAPS_REQUEST) {
             error = handle_dump_maps(ofproto, ofconn, oh, &why);
@@ -779,7 +832,8 @@ ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh, enum ofpt
  * once; its memory goes back to the system when no thread can run it any
  * more (after an RCU grace period), by munmap (oko-map.c). */
 void
-ofproto_oko_get_memory_usage(const struct ofproto *ofproto, struct simap *usage)
+ofproto_oko_get_memory_usage(const struct ofproto *ofproto,
+                             struct simap *usage)
 {
     struct oko_ofproto *oko = ofproto->oko;
     if (!oko || !oko->n_progs) {
@@ -794,7 +848,8 @@ ofproto_oko_get_memory_usage(const struct ofproto *ofproto, struct simap *usage)
     simap_increase(usage, "oko-map-kB", DIV_ROUND_UP(bytes, 1024));
     if (oko->retained_bytes) {
         /* SEND_MAPS events kept for REPLAY_MAPS. */
-        simap_increase(usage, "oko-send-maps-kB", DIV_ROUND_UP(oko->retained_bytes, 1024));
+        simap_increase(usage, "oko-send-maps-kB",
+                       DIV_ROUND_UP(oko->retained_bytes, 1024));
     }
 }
 
@@ -867,28 +922,41 @@ oko_show(struct unixctl_conn *conn, int argc, const char *argv[],
             const struct oko_filter *f = prog_filter(progs[i]);
             struct oko_instance_totals t;
             oko_instance_get_totals(prog_inst(progs[i]), &t);
-            ds_put_format(&s, "  program %"PRIu32": %"PRIuSIZE" instructions, %s, "
-                          "%"PRIuSIZE" maps (%"PRIuSIZE" bytes), used by %u rules, "
-                          "%"PRIu32" datapath flows\n",
-                          progs[i]->id, f->prog.n_insns, f->jit.fn ? "jit" : "interpreter",
-                          f->prog.n_maps, f->memory, rules_naming(oko, progs[i]->id),
+            ds_put_format(&s,
+                          "  program %" PRIu32 ": %" PRIuSIZE
+                          " instructions, %s, "
+                          "%" PRIuSIZE " maps (%" PRIuSIZE
+                          " bytes), used by %u rules, "
+                          "%" PRIu32 " datapath flows\n",
+                          progs[i]->id, f->prog.n_insns,
+                          f->jit.fn ? "jit" : "interpreter", f->prog.n_maps,
+                          f->memory, rules_naming(oko, progs[i]->id),
                           t.datapath_flows);
-            ds_put_format(&s, "    runs %"PRIu64", matches %"PRIu64", errors %"PRIu64
-                          ", %.1f ns per run\n", t.runs, t.matches, t.errors, t.avg_ns);
+            ds_put_format(&s,
+                          "    runs %" PRIu64 ", matches %" PRIu64
+                          ", errors %" PRIu64 ", %.1f ns per run\n",
+                          t.runs, t.matches, t.errors, t.avg_ns);
             for (size_t m = 0; m < f->prog.n_maps; m++) {
                 const struct oko_map_decl *d = &f->prog.maps[m];
                 struct oko_map_stats_counts c;
                 oko_map_get_stats(f->maps[m], &c);
-                ds_put_format(&s, "    map %"PRIuSIZE" '%s': %s, key %"PRIu32", value %"PRIu32
-                              ", %"PRIu32" of %"PRIu32" %s", m, d->name,
-                              d->type < ARRAY_SIZE(types) ? types[d->type] : "?",
-                              d->key_size, d->value_size, c.used, c.max_entries,
+                ds_put_format(&s,
+                              "    map %" PRIuSIZE " '%s': %s, key %" PRIu32
+                              ", value %" PRIu32 ", %" PRIu32 " of %" PRIu32
+                              " %s",
+                              m, d->name,
+                              d->type < ARRAY_SIZE(types) ? types[d->type]
+                                                          : "?",
+                              d->key_size, d->value_size, c.used,
+                              c.max_entries,
                               d->type == MAP_BLOOM || d->type == MAP_COUNT_MIN
-                              ? "cells used (sketch)" : "entries");
+                                  ? "cells used (sketch)"
+                                  : "entries");
                 if (d->type == MAP_LRU) {
                     ds_put_format(&s, ", %"PRIu64" evicted", c.evictions);
                 } else if (d->type == MAP_HASH || d->type == MAP_LPM) {
-                    ds_put_format(&s, ", %"PRIu64" refused (full)", c.refused_full);
+                    ds_put_format(&s, ", %" PRIu64 " refused (full)",
+                                  c.refused_full);
                 }
                 ds_put_char(&s, '\n');
             }
@@ -987,7 +1055,8 @@ refuse_flow_mod(struct oko_ofproto *oko, enum ofperr error, char *text)
 }
 
 enum ofperr
-ofproto_oko_check_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mod *fm)
+ofproto_oko_check_flow_mod(struct ofproto *ofproto,
+                           const struct ofputil_flow_mod *fm)
 {
     const struct ofpact_oko_send_maps *send_maps = NULL;
     const struct ofpact *a;
@@ -1004,8 +1073,9 @@ ofproto_oko_check_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mo
     struct oko_ofproto *oko = oko_ofproto_get(ofproto);
     if (!fm->filter_prog) {
         return refuse_flow_mod(oko, OFPERR_OKO_NO_FILTER_FOR_ACTION,
-                               xstrdup("send_maps needs a rule with filter_prog "
-                                       "(it sends that program's maps)"));
+                               xstrdup(
+                                   "send_maps needs a rule with filter_prog "
+                                   "(it sends that program's maps)"));
     }
     const struct oko_prog *prog = prog_find(oko, fm->filter_prog);
     if (!prog) {
@@ -1018,8 +1088,10 @@ ofproto_oko_check_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mo
         uint64_t all = n_maps >= 64 ? UINT64_MAX : (UINT64_C(1) << n_maps) - 1;
         if (send_maps->map_mask & ~all) {
             return refuse_flow_mod(oko, OFPERR_OKO_BAD_MAP_INDEX,
-                                   xasprintf("program %"PRIu32" has %"PRIuSIZE" maps; "
-                                             "send_maps mask %#"PRIx64" selects others",
+                                   xasprintf("program %" PRIu32
+                                             " has %" PRIuSIZE " maps; "
+                                             "send_maps mask %#" PRIx64
+                                             " selects others",
                                              fm->filter_prog, n_maps,
                                              send_maps->map_mask));
         }
@@ -1027,9 +1099,12 @@ ofproto_oko_check_flow_mod(struct ofproto *ofproto, const struct ofputil_flow_mo
         int big = oversized_map(filter, send_maps->map_mask);
         if (big >= 0) {
             return refuse_flow_mod(oko, OFPERR_OKO_UNSUPPORTED,
-                                   xasprintf("send_maps: map %d's entries are %"PRIu32" + "
-                                             "%"PRIu32" bytes; a message carries entries "
-                                             "of at most %d bytes", big,
+                                   xasprintf("send_maps: map %d's entries are "
+                                             "%" PRIu32 " + "
+                                             "%" PRIu32 " bytes; a message "
+                                                        "carries entries "
+                                             "of at most %d bytes",
+                                             big,
                                              filter->prog.maps[big].key_size,
                                              filter->prog.maps[big].value_size,
                                              OKO_MAX_ENTRY_LEN));
@@ -1075,8 +1150,8 @@ ofproto_oko_error_reply(struct ofproto *ofproto, enum ofperr error,
 
 bool
 ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
-                   const struct dp_packet *packet, const struct oko_chain *history,
-                   struct oko_chain *chain)
+                   const struct dp_packet *packet,
+                   const struct oko_chain *history, struct oko_chain *chain)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
     const struct oko_ofproto *oko = ofproto->oko;
@@ -1084,7 +1159,9 @@ ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
 
     if (!prog) {
         /* Unloaded by force while rules still name it. */
-        VLOG_DBG_RL(&rl, "%s: program %"PRIu32" is not loaded: its rules match nothing",
+        VLOG_DBG_RL(&rl,
+                    "%s: program %" PRIu32
+                    " is not loaded: its rules match nothing",
                     ofproto->name, prog_id);
         return false;
     }
@@ -1115,7 +1192,8 @@ ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
 
 void
 ofproto_oko_send_maps_request(const struct ofproto *ofproto, uint32_t prog_id,
-                              uint64_t map_mask, ovs_be64 cookie, uint8_t table_id)
+                              uint64_t map_mask, ovs_be64 cookie,
+                              uint8_t table_id)
 {
     struct oko_ofproto *oko = ofproto->oko;
     struct oko_prog *prog = oko ? prog_find(oko, prog_id) : NULL;
@@ -1138,7 +1216,8 @@ ofproto_oko_send_maps_request(const struct ofproto *ofproto, uint32_t prog_id,
             atomic_add_relaxed(&prog->suppressed, 1, &orig);
             return;
         }
-    } while (!atomic_compare_exchange_weak_relaxed(&prog->send_tat, &tat, new_tat));
+    } while (
+        !atomic_compare_exchange_weak_relaxed(&prog->send_tat, &tat, new_tat));
 
     struct oko_send_request *request = xmalloc(sizeof *request);
     *request = (struct oko_send_request) {
@@ -1166,7 +1245,8 @@ static void
 encode_send_maps(enum ofp_version version, struct ovs_list *msgs, void *aux_)
 {
     const struct send_maps_aux *aux = aux_;
-    oko_encode_send_maps(version, aux->event, aux->contents, aux->n, UINT16_MAX, msgs);
+    oko_encode_send_maps(version, aux->event, aux->contents, aux->n,
+                         UINT16_MAX, msgs);
 }
 
 /* Keeps the event just sent, taking over 'bufs', and drops the oldest
@@ -1176,12 +1256,14 @@ encode_send_maps(enum ofp_version version, struct ovs_list *msgs, void *aux_)
 static void
 retain_event(struct oko_ofproto *oko, struct oko_prog *prog,
              const struct oko_send_maps_event *event,
-             const struct oko_map_contents *contents, struct ofpbuf *bufs, size_t n)
+             const struct oko_map_contents *contents, struct ofpbuf *bufs,
+             size_t n)
 {
     /* What the event keeps in memory: its entries (trimmed below) and its
      * bookkeeping, so that the budget bounds the memory itself. */
-    size_t bytes = sizeof(struct oko_retained_event)
-                   + n * (sizeof(struct oko_map_contents) + sizeof(struct ofpbuf));
+    size_t bytes
+        = sizeof(struct oko_retained_event)
+          + n * (sizeof(struct oko_map_contents) + sizeof(struct ofpbuf));
     for (size_t i = 0; i < n; i++) {
         bytes += bufs[i].size;
     }
@@ -1210,7 +1292,8 @@ retain_event(struct oko_ofproto *oko, struct oko_prog *prog,
     /* The bridge was within its budget before this event, which is within the
      * program's: dropping this program's events (this one last) gets both
      * back within theirs before the list runs empty. */
-    while (prog->n_retained > OKO_RETAIN_EVENTS || prog->retained_bytes > OKO_RETAIN_BYTES
+    while (prog->n_retained > OKO_RETAIN_EVENTS
+           || prog->retained_bytes > OKO_RETAIN_BYTES
            || oko->retained_bytes > OKO_RETAIN_BRIDGE_BYTES) {
         ovs_assert(!ovs_list_is_empty(&prog->retained));
         struct oko_retained_event *oldest;
@@ -1224,7 +1307,8 @@ retain_event(struct oko_ofproto *oko, struct oko_prog *prog,
 }
 
 static void
-send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
+send_maps_event(struct ofproto *ofproto,
+                const struct oko_send_request *request)
 {
     struct oko_prog *prog = prog_find(ofproto->oko, request->prog_id);
     if (!prog) {
@@ -1235,15 +1319,20 @@ send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
     if (big >= 0) {
         /* The rule was accepted for the program this one replaced. */
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
-        VLOG_WARN_RL(&rl, "%s: program %"PRIu32": send_maps of map %d not sent: its entries "
-                     "are larger than a message carries", ofproto->name, request->prog_id, big);
+        VLOG_WARN_RL(&rl,
+                     "%s: program %" PRIu32
+                     ": send_maps of map %d not sent: its entries "
+                     "are larger than a message carries",
+                     ofproto->name, request->prog_id, big);
         uint32_t orig;
-        atomic_add_relaxed(&prog->suppressed, 1, &orig);    /* The next event says so. */
+        /* The next event says so. */
+        atomic_add_relaxed(&prog->suppressed, 1, &orig);
         return;
     }
     struct oko_map_contents contents[64];
     struct ofpbuf bufs[64];
-    size_t n = snapshot_maps(prog_filter(prog), request->map_mask, contents, bufs);
+    size_t n
+        = snapshot_maps(prog_filter(prog), request->map_mask, contents, bufs);
     uint32_t suppressed;
     suppressed = atomic_exchange(&prog->suppressed, 0);
     struct oko_send_maps_event event = {
@@ -1253,7 +1342,8 @@ send_maps_event(struct ofproto *ofproto, const struct oko_send_request *request)
         .table_id = request->table_id,
         .suppressed = suppressed,
     };
-    struct send_maps_aux aux = { .event = &event, .contents = contents, .n = n };
+    struct send_maps_aux aux
+        = { .event = &event, .contents = contents, .n = n };
     connmgr_send_oko_async(ofproto->connmgr, encode_send_maps, &aux);
     retain_event(ofproto->oko, prog, &event, contents, bufs, n);
 }

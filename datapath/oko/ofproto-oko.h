@@ -38,7 +38,8 @@ struct oko_chain;
 /* Handles an OFPTYPE_OKO_* request from 'ofconn'.  Errors whose data is a
  * text are sent from here (and 0 returned); others are returned for
  * ofproto to send. */
-enum ofperr ofproto_oko_handle(struct ofconn *, const struct ofp_header *, enum ofptype);
+enum ofperr ofproto_oko_handle(struct ofconn *, const struct ofp_header *,
+                               enum ofptype);
 
 /* Registers the unixctl commands (oko/show). */
 void ofproto_oko_init(void);
@@ -52,7 +53,8 @@ void ofproto_oko_get_memory_usage(const struct ofproto *, struct simap *usage);
 /* Flow mods and rules (ofproto.c).  A flow mod's filter_prog must name a
  * loaded program (OKO_EC_UNKNOWN_PROG otherwise).  The rule counts back
  * UNLOAD_PROG's "in use" check and oko/show. */
-enum ofperr ofproto_oko_check_flow_mod(struct ofproto *, const struct ofputil_flow_mod *);
+enum ofperr ofproto_oko_check_flow_mod(struct ofproto *,
+                                       const struct ofputil_flow_mod *);
 void ofproto_oko_rule_count(struct ofproto *, uint32_t prog_id, int delta);
 
 /* The OFPT_ERROR ofproto sends for an Oko error (connmgr.c): its data is the
@@ -69,7 +71,8 @@ struct ofpbuf *ofproto_oko_error_reply(struct ofproto *, enum ofperr,
  * unresolved.  A program that is not loaded accepts nothing. */
 bool ofproto_oko_filter(const struct ofproto *, uint32_t prog_id,
                         const struct dp_packet *packet,
-                        const struct oko_chain *history, struct oko_chain *chain);
+                        const struct oko_chain *history,
+                        struct oko_chain *chain);
 
 /* SEND_MAPS (docs/protocol.md 5.6).  A packet thread that runs a rule's
  * SEND_MAPS action asks for an event (rate limited per program, no lock);

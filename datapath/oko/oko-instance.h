@@ -80,7 +80,8 @@ struct oko_instance {
 };
 
 /* Takes ownership of 'filter'.  The result has one reference. */
-struct oko_instance *oko_instance_create(struct oko_filter *, uint32_t prog_id);
+struct oko_instance *oko_instance_create(struct oko_filter *,
+                                         uint32_t prog_id);
 struct oko_instance *oko_instance_ref(const struct oko_instance *);
 /* For a pointer read under RCU that may be on its way out: false if the
  * instance is already being freed (then it must not be kept). */

@@ -114,7 +114,8 @@ OFP_ASSERT(sizeof(struct oko_prog_stats_reply) == 8);
 /* A program record, followed by 'n_maps' map records. */
 struct oko_prog_stats_record {
     ovs_be32 prog_id;
-    ovs_be16 length;                /* 72 + 32 * n_maps, + 32 with elf_sha256 */
+    /* 72 + 32 * n_maps, + 32 with elf_sha256 */
+    ovs_be16 length;
     uint8_t n_maps;
     uint8_t flags;                  /* OKO_PROG_STATS_JIT */
     ovs_32aligned_be64 runs;
@@ -184,7 +185,8 @@ OFP_ASSERT(sizeof(struct oko_map_section) == 16);
 #define OKO_SECTION_CONTINUES 0x01
 
 /* The filter_prog match field: an experimenter OXM (docs/protocol.md 6.1). */
-#define OKO_OXM_FILTER_PROG 0xffff0208  /* class 0xffff, field 1, no mask, len 8 */
+/* class 0xffff, field 1, no mask, len 8 */
+#define OKO_OXM_FILTER_PROG 0xffff0208
 struct oko_oxm_filter_prog {
     ovs_be32 header;                /* OKO_OXM_FILTER_PROG */
     ovs_be32 experimenter;          /* OKO_VENDOR_ID */

@@ -59,8 +59,8 @@ pull_body(const struct ofp_header *oh, struct ofpbuf *b)
 }
 
 enum ofperr
-oko_decode_load_prog(const struct ofp_header *oh, struct oko_load_prog_msg *msg,
-                     struct ds *why)
+oko_decode_load_prog(const struct ofp_header *oh,
+                     struct oko_load_prog_msg *msg, struct ds *why)
 {
     struct ofpbuf b;
 
@@ -71,22 +71,30 @@ oko_decode_load_prog(const struct ofp_header *oh, struct oko_load_prog_msg *msg,
     msg->elf_len = ntohl(lp->elf_len);
     msg->elf = b.data;
     if (lp->reserved0 || lp->reserved1) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "LOAD_PROG: reserved field is not zero");
-    }
-    if (msg->elf_len != b.size || !msg->elf_len || msg->elf_len > OKO_MAX_ELF_LEN) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                         "LOAD_PROG: elf_len %"PRIuSIZE" but the message carries "
-                         "%"PRIu32" bytes of object (1 to %d)",
+                         "LOAD_PROG: reserved field is not zero");
+    }
+    if (msg->elf_len != b.size || !msg->elf_len
+        || msg->elf_len > OKO_MAX_ELF_LEN) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "LOAD_PROG: elf_len %" PRIuSIZE
+                         " but the message carries "
+                         "%" PRIu32 " bytes of object (1 to %d)",
                          msg->elf_len, b.size, OKO_MAX_ELF_LEN);
     }
     if (!msg->prog_id) {
-        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
+                         "program id 0 is reserved");
     }
     if (msg->flags & ~(OKO_LOAD_REPLACE | OKO_LOAD_KEEP_MAPS)) {
-        return oko_error(why, OFPERR_OKO_BAD_FLAGS, "LOAD_PROG: undefined flags 0x%"PRIx16,
-                         (uint16_t) (msg->flags & ~(OKO_LOAD_REPLACE | OKO_LOAD_KEEP_MAPS)));
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS,
+                         "LOAD_PROG: undefined flags 0x%" PRIx16,
+                         (uint16_t) (msg->flags
+                                     & ~(OKO_LOAD_REPLACE
+                                         | OKO_LOAD_KEEP_MAPS)));
     }
-    if ((msg->flags & OKO_LOAD_KEEP_MAPS) && !(msg->flags & OKO_LOAD_REPLACE)) {
+    if ((msg->flags & OKO_LOAD_KEEP_MAPS)
+        && !(msg->flags & OKO_LOAD_REPLACE)) {
         return oko_error(why, OFPERR_OKO_BAD_FLAGS,
                          "LOAD_PROG: keep-maps (0x2) needs replace (0x1)");
     }
@@ -94,8 +102,8 @@ oko_decode_load_prog(const struct ofp_header *oh, struct oko_load_prog_msg *msg,
 }
 
 enum ofperr
-oko_decode_unload_prog(const struct ofp_header *oh, struct oko_unload_prog_msg *msg,
-                       struct ds *why)
+oko_decode_unload_prog(const struct ofp_header *oh,
+                       struct oko_unload_prog_msg *msg, struct ds *why)
 {
     struct ofpbuf b;
 
@@ -105,24 +113,29 @@ oko_decode_unload_prog(const struct ofp_header *oh, struct oko_unload_prog_msg *
     msg->flags = ntohs(up->flags);
     if (b.size) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                         "UNLOAD_PROG: %"PRIu32" bytes after the 24-byte message", b.size);
+                         "UNLOAD_PROG: %" PRIu32
+                         " bytes after the 24-byte message",
+                         b.size);
     }
     if (up->reserved) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "UNLOAD_PROG: reserved field is not zero");
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "UNLOAD_PROG: reserved field is not zero");
     }
     if (!msg->prog_id) {
-        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
+                         "program id 0 is reserved");
     }
     if (msg->flags & ~OKO_UNLOAD_FORCE) {
-        return oko_error(why, OFPERR_OKO_BAD_FLAGS, "UNLOAD_PROG: undefined flags 0x%"PRIx16,
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS,
+                         "UNLOAD_PROG: undefined flags 0x%" PRIx16,
                          (uint16_t) (msg->flags & ~OKO_UNLOAD_FORCE));
     }
     return 0;
 }
 
 enum ofperr
-oko_decode_map_msg(const struct ofp_header *oh, struct oko_map_msg_decoded *msg,
-                   struct ds *why)
+oko_decode_map_msg(const struct ofp_header *oh,
+                   struct oko_map_msg_decoded *msg, struct ds *why)
 {
     enum ofpraw raw;
     struct ofpbuf b = ofpbuf_const_initializer(oh, ntohs(oh->length));
@@ -140,43 +153,52 @@ oko_decode_map_msg(const struct ofp_header *oh, struct oko_map_msg_decoded *msg,
     msg->entries = b.data;
 
     if (mm->reserved) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "%s: reserved field is not zero", name);
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "%s: reserved field is not zero", name);
     }
     /* The count must fit the message exactly; checked in 64 bits, before
      * anything is sized by it. */
     uint64_t entry_size = (uint64_t) msg->key_size + msg->value_size;
     if ((uint64_t) msg->n_entries * entry_size != b.size) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                         "%s: %"PRIu32" entries of %"PRIu64" bytes do not make the "
-                         "%"PRIu32" bytes that follow", name, msg->n_entries, entry_size,
-                         b.size);
+                         "%s: %" PRIu32 " entries of %" PRIu64
+                         " bytes do not make the "
+                         "%" PRIu32 " bytes that follow",
+                         name, msg->n_entries, entry_size, b.size);
     }
     if (!msg->prog_id) {
-        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
+                         "program id 0 is reserved");
     }
     if (msg->map_index >= MAX_MAPS) {
-        return oko_error(why, OFPERR_OKO_BAD_MAP_INDEX, "map index %"PRIu8" (maps are 0 to 63)",
+        return oko_error(why, OFPERR_OKO_BAD_MAP_INDEX,
+                         "map index %" PRIu8 " (maps are 0 to 63)",
                          msg->map_index);
     }
     if (msg->is_delete) {
         if (msg->flags & ~OKO_DELETE_ALL) {
-            return oko_error(why, OFPERR_OKO_BAD_FLAGS, "%s: undefined flags 0x%"PRIx8, name,
+            return oko_error(why, OFPERR_OKO_BAD_FLAGS,
+                             "%s: undefined flags 0x%" PRIx8, name,
                              (uint8_t) (msg->flags & ~OKO_DELETE_ALL));
         }
         if (msg->value_size) {
-            return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "%s: value_size must be 0", name);
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                             "%s: value_size must be 0", name);
         }
-        if (msg->flags & OKO_DELETE_ALL ? msg->n_entries != 0
-                                        : msg->n_entries == 0 || msg->key_size == 0) {
+        if (msg->flags & OKO_DELETE_ALL
+                ? msg->n_entries != 0
+                : msg->n_entries == 0 || msg->key_size == 0) {
             return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
                              msg->flags & OKO_DELETE_ALL
-                             ? "%s: delete-all carries no keys"
-                             : "%s: no keys to delete (key_size and n_entries must not be 0)",
+                                 ? "%s: delete-all carries no keys"
+                                 : "%s: no keys to delete (key_size and "
+                                   "n_entries must not be 0)",
                              name);
         }
     } else {
         if (msg->flags) {
-            return oko_error(why, OFPERR_OKO_BAD_FLAGS, "%s: undefined flags 0x%"PRIx8, name,
+            return oko_error(why, OFPERR_OKO_BAD_FLAGS,
+                             "%s: undefined flags 0x%" PRIx8, name,
                              msg->flags);
         }
         if (!msg->n_entries || !msg->key_size) {
@@ -189,7 +211,8 @@ oko_decode_map_msg(const struct ofp_header *oh, struct oko_map_msg_decoded *msg,
 
 enum ofperr
 oko_decode_dump_maps_request(const struct ofp_header *oh,
-                             struct oko_dump_maps_request_msg *msg, struct ds *why)
+                             struct oko_dump_maps_request_msg *msg,
+                             struct ds *why)
 {
     struct ofpbuf b;
 
@@ -199,16 +222,19 @@ oko_decode_dump_maps_request(const struct ofp_header *oh,
     msg->map_mask = ntohll(dr->map_mask);
     if (b.size || dr->reserved) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                         "DUMP_MAPS: trailing bytes or reserved field not zero");
+                         "DUMP_MAPS: trailing bytes or reserved field not "
+                         "zero");
     }
     if (!msg->prog_id) {
-        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
+                         "program id 0 is reserved");
     }
     return 0;
 }
 
 enum ofperr
-oko_decode_prog_stats_request(const struct ofp_header *oh, uint32_t *prog_id, struct ds *why)
+oko_decode_prog_stats_request(const struct ofp_header *oh, uint32_t *prog_id,
+                              struct ds *why)
 {
     struct ofpbuf b;
 
@@ -217,7 +243,8 @@ oko_decode_prog_stats_request(const struct ofp_header *oh, uint32_t *prog_id, st
     *prog_id = ntohl(r->prog_id);
     if (b.size || r->reserved) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                         "PROG_STATS: trailing bytes or reserved field not zero");
+                         "PROG_STATS: trailing bytes or reserved field not "
+                         "zero");
     }
     return 0;
 }
@@ -226,7 +253,8 @@ static bool all_zero(const void *, size_t);
 
 enum ofperr
 oko_decode_replay_maps_request(const struct ofp_header *oh,
-                               struct oko_replay_maps_request_msg *msg, struct ds *why)
+                               struct oko_replay_maps_request_msg *msg,
+                               struct ds *why)
 {
     struct ofpbuf b;
 
@@ -238,19 +266,22 @@ oko_decode_replay_maps_request(const struct ofp_header *oh,
     msg->all = (flags & OKO_REPLAY_ALL) != 0;
     if (b.size || !all_zero(r->reserved, sizeof r->reserved)) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                         "REPLAY_MAPS: trailing bytes or reserved field not zero");
+                         "REPLAY_MAPS: trailing bytes or reserved field not "
+                         "zero");
     }
     if (flags & ~OKO_REPLAY_ALL) {
-        return oko_error(why, OFPERR_OKO_BAD_FLAGS, "REPLAY_MAPS: undefined flags %#"PRIx16,
-                         flags);
+        return oko_error(why, OFPERR_OKO_BAD_FLAGS,
+                         "REPLAY_MAPS: undefined flags %#" PRIx16, flags);
     }
     if (msg->all && msg->after_event_id) {
         return oko_error(why, OFPERR_OKO_BAD_FLAGS,
-                         "REPLAY_MAPS: 'all' with after_event_id %"PRIu32" (must be 0)",
+                         "REPLAY_MAPS: 'all' with after_event_id %" PRIu32
+                         " (must be 0)",
                          msg->after_event_id);
     }
     if (!msg->prog_id) {
-        return oko_error(why, OFPERR_OKO_BAD_PROG_ID, "program id 0 is reserved");
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
+                         "program id 0 is reserved");
     }
     return 0;
 }
@@ -276,35 +307,48 @@ all_zero(const void *p_, size_t n)
 
 /* Decodes one program record at the front of 'b' into 'ps'. */
 static enum ofperr
-decode_prog_stats_record(struct ofpbuf *b, unsigned int i, struct oko_prog_stats *ps,
-                         struct ds *why)
+decode_prog_stats_record(struct ofpbuf *b, unsigned int i,
+                         struct oko_prog_stats *ps, struct ds *why)
 {
     const struct oko_prog_stats_record *r = ofpbuf_try_pull(b, sizeof *r);
     if (!r) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program record %u of "
-                         "%"PRIuSIZE" bytes is cut short (a record has 72)", i,
-                         sizeof *r);
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "PROG_STATS: program record %u of "
+                         "%" PRIuSIZE " bytes is cut short (a record has 72)",
+                         i, sizeof *r);
     }
     size_t length = ntohs(r->length);
-    size_t maps_end = sizeof *r + r->n_maps * sizeof(struct oko_map_stats_record);
+    size_t maps_end
+        = sizeof *r + r->n_maps * sizeof(struct oko_map_stats_record);
     if (r->n_maps > MAX_MAPS
-        || (length != maps_end && length != maps_end + OKO_PROG_STATS_SHA256_LEN)) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program record %u has "
-                         "length %"PRIuSIZE" for %u maps (72 + 32 per map, + 32 with the "
-                         "ELF's SHA-256; at most 64 maps)", i, length, r->n_maps);
+        || (length != maps_end
+            && length != maps_end + OKO_PROG_STATS_SHA256_LEN)) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "PROG_STATS: program record %u has "
+                         "length %" PRIuSIZE
+                         " for %u maps (72 + 32 per map, + 32 with the "
+                         "ELF's SHA-256; at most 64 maps)",
+                         i, length, r->n_maps);
     }
     if (r->reserved) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                         "PROG_STATS: program record %u: reserved field not zero", i);
+                         "PROG_STATS: program record %u: reserved field not "
+                         "zero",
+                         i);
     }
     if (r->flags & ~OKO_PROG_STATS_JIT) {
         return oko_error(why, OFPERR_OKO_BAD_FLAGS,
-                         "PROG_STATS: program record %u: undefined flags %#x", i, r->flags);
+                         "PROG_STATS: program record %u: undefined flags %#x",
+                         i, r->flags);
     }
-    const struct oko_map_stats_record *maps = ofpbuf_try_pull(b, length - sizeof *r);
+    const struct oko_map_stats_record *maps
+        = ofpbuf_try_pull(b, length - sizeof *r);
     if (!maps) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program record %u "
-                         "(%"PRIuSIZE" bytes) goes past the end of the message", i, length);
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "PROG_STATS: program record %u "
+                         "(%" PRIuSIZE
+                         " bytes) goes past the end of the message",
+                         i, length);
     }
     *ps = (struct oko_prog_stats) {
         .prog_id = ntohl(r->prog_id),
@@ -332,9 +376,12 @@ decode_prog_stats_record(struct ofpbuf *b, unsigned int i, struct oko_prog_stats
     for (size_t m = 0; m < r->n_maps; m++) {
         const struct oko_map_stats_record *mr = &maps[m];
         if (mr->map_index != m || mr->reserved0 || mr->reserved1) {
-            return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: program %"PRIu32
-                             " map record %"PRIuSIZE": map_index %u or a reserved field "
-                             "is wrong", ps->prog_id, m, mr->map_index);
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                             "PROG_STATS: program %" PRIu32
+                             " map record %" PRIuSIZE
+                             ": map_index %u or a reserved field "
+                             "is wrong",
+                             ps->prog_id, m, mr->map_index);
         }
         ps->maps[m] = (struct oko_map_stats) {
             .map_type = mr->map_type,
@@ -348,8 +395,9 @@ decode_prog_stats_record(struct ofpbuf *b, unsigned int i, struct oko_prog_stats
 }
 
 enum ofperr
-oko_decode_prog_stats_reply(const struct ofp_header *oh, struct oko_prog_stats **progs,
-                            size_t *n, struct ds *why)
+oko_decode_prog_stats_reply(const struct ofp_header *oh,
+                            struct oko_prog_stats **progs, size_t *n,
+                            struct ds *why)
 {
     struct ofpbuf b;
 
@@ -358,14 +406,18 @@ oko_decode_prog_stats_reply(const struct ofp_header *oh, struct oko_prog_stats *
     pull_body(oh, &b);
     const struct oko_prog_stats_reply *r = ofpbuf_pull(&b, sizeof *r);
     if (!all_zero(r->reserved, sizeof r->reserved)) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: reserved field not zero");
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "PROG_STATS: reserved field not zero");
     }
     size_t n_programs = ntohs(r->n_programs);
     if (n_programs > b.size / sizeof(struct oko_prog_stats_record)) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: %"PRIuSIZE" program "
-                         "records do not fit in %"PRIu32" bytes", n_programs, b.size);
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "PROG_STATS: %" PRIuSIZE " program "
+                         "records do not fit in %" PRIu32 " bytes",
+                         n_programs, b.size);
     }
-    struct oko_prog_stats *ps = n_programs ? xmalloc(n_programs * sizeof *ps) : NULL;
+    struct oko_prog_stats *ps
+        = n_programs ? xmalloc(n_programs * sizeof *ps) : NULL;
     for (size_t i = 0; i < n_programs; i++) {
         enum ofperr error = decode_prog_stats_record(&b, i, &ps[i], why);
         if (error) {
@@ -375,8 +427,10 @@ oko_decode_prog_stats_reply(const struct ofp_header *oh, struct oko_prog_stats *
     }
     if (b.size) {
         free(ps);
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "PROG_STATS: %"PRIu32" bytes after "
-                         "the last program record", b.size);
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "PROG_STATS: %" PRIu32 " bytes after "
+                         "the last program record",
+                         b.size);
     }
     *progs = ps;
     *n = n_programs;
@@ -397,7 +451,8 @@ put_bytes(struct ds *s, const uint8_t *p, size_t n)
 
 /* Checks 'n_sections' sections in 'b' and, if 's' is nonnull, prints them. */
 static enum ofperr
-decode_sections(struct ofpbuf *b, unsigned int n_sections, struct ds *s, struct ds *why)
+decode_sections(struct ofpbuf *b, unsigned int n_sections, struct ds *s,
+                struct ds *why)
 {
     for (unsigned int i = 0; i < n_sections; i++) {
         const struct oko_map_section *sec = ofpbuf_try_pull(b, sizeof *sec);
@@ -405,30 +460,38 @@ decode_sections(struct ofpbuf *b, unsigned int n_sections, struct ds *s, struct 
             return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
                              "section %u of %u is missing", i + 1, n_sections);
         }
-        uint16_t key_size = ntohs(sec->key_size), value_size = ntohs(sec->value_size);
+        uint16_t key_size = ntohs(sec->key_size),
+                 value_size = ntohs(sec->value_size);
         uint64_t n = ntohl(sec->n_entries);
         uint64_t bytes = n * (key_size + value_size);
         uint64_t padded = ROUND_UP(bytes, 8);
         if (sec->map_index >= MAX_MAPS || sec->reserved0 || sec->reserved1
             || sec->flags & ~OKO_SECTION_CONTINUES) {
-            return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "section %u: bad header", i + 1);
+            return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                             "section %u: bad header", i + 1);
         }
         if (padded > b->size) {
             return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                             "section %u: %"PRIu64" entries need %"PRIu64" bytes, "
-                             "%"PRIu32" left", i + 1, n, padded, b->size);
+                             "section %u: %" PRIu64 " entries need %" PRIu64
+                             " bytes, "
+                             "%" PRIu32 " left",
+                             i + 1, n, padded, b->size);
         }
         const uint8_t *p = ofpbuf_pull(b, padded);
         if (s) {
-            ds_put_format(s, "\n map %"PRIu8" type %"PRIu8": %"PRIu64" entries%s",
+            ds_put_format(s,
+                          "\n map %" PRIu8 " type %" PRIu8 ": %" PRIu64
+                          " entries%s",
                           sec->map_index, sec->map_type, n,
-                          sec->flags & OKO_SECTION_CONTINUES ? " (continues)" : "");
+                          sec->flags & OKO_SECTION_CONTINUES ? " (continues)"
+                                                             : "");
             for (uint64_t e = 0; e < n; e++) {
                 ds_put_cstr(s, "\n  ");
                 put_bytes(s, p + e * (key_size + value_size), key_size);
                 if (value_size) {
                     ds_put_cstr(s, "=");
-                    put_bytes(s, p + e * (key_size + value_size) + key_size, value_size);
+                    put_bytes(s, p + e * (key_size + value_size) + key_size,
+                              value_size);
                 }
             }
         }
@@ -557,7 +620,8 @@ oko_put_filter_prog_oxm(struct ofpbuf *b, uint32_t prog_id)
 }
 
 enum ofperr
-oko_decode_send_maps_action(const void *action, size_t size, uint64_t *map_mask)
+oko_decode_send_maps_action(const void *action, size_t size,
+                            uint64_t *map_mask)
 {
     const uint8_t *p = action;
 
@@ -613,15 +677,18 @@ start_section(const struct section_packer *p, struct ofpbuf *msg,
     sec->map_type = m->map_type;
     sec->key_size = htons(m->key_size);
     sec->value_size = htons(m->value_size);
-    ovs_be16 *n_sections = ofpbuf_at_assert(msg, p->n_sections_ofs, sizeof *n_sections);
+    ovs_be16 *n_sections
+        = ofpbuf_at_assert(msg, p->n_sections_ofs, sizeof *n_sections);
     *n_sections = htons(ntohs(*n_sections) + 1);
     return ofs;
 }
 
 static void
-end_section(struct ofpbuf *msg, size_t section_ofs, uint32_t n_entries, bool continues)
+end_section(struct ofpbuf *msg, size_t section_ofs, uint32_t n_entries,
+            bool continues)
 {
-    struct oko_map_section *sec = ofpbuf_at_assert(msg, section_ofs, sizeof *sec);
+    struct oko_map_section *sec
+        = ofpbuf_at_assert(msg, section_ofs, sizeof *sec);
     sec->n_entries = htonl(n_entries);
     sec->flags = continues ? OKO_SECTION_CONTINUES : 0;
     size_t bytes = msg->size - section_ofs - sizeof *sec;
@@ -633,21 +700,24 @@ end_section(struct ofpbuf *msg, size_t section_ofs, uint32_t n_entries, bool con
  * map that does not fit continues in the next message, an entry is never
  * split (docs/protocol.md 5.4). */
 static void
-pack_sections(const struct section_packer *p, const struct oko_map_contents *maps, size_t n)
+pack_sections(const struct section_packer *p,
+              const struct oko_map_contents *maps, size_t n)
 {
     struct ofpbuf *msg = p->start(p->aux);
 
     for (size_t i = 0; i < n; i++) {
         const struct oko_map_contents *m = &maps[i];
         size_t entry = m->key_size + m->value_size;
-        if (msg->size + sizeof(struct oko_map_section) + ROUND_UP(entry, 8) > p->max_len) {
+        if (msg->size + sizeof(struct oko_map_section) + ROUND_UP(entry, 8)
+            > p->max_len) {
             ofpmsg_update_length(msg);
             msg = p->start(p->aux);
         }
         size_t section_ofs = start_section(p, msg, m);
         uint32_t in_section = 0;
         for (uint32_t e = 0; e < m->n_entries; e++) {
-            if (msg->size + entry + 7 > p->max_len) {   /* entry + worst padding */
+            /* entry + worst padding */
+            if (msg->size + entry + 7 > p->max_len) {
                 end_section(msg, section_ofs, in_section, true);
                 ofpmsg_update_length(msg);
                 msg = p->start(p->aux);
@@ -663,8 +733,10 @@ pack_sections(const struct section_packer *p, const struct oko_map_contents *map
 }
 
 /* Offset of a message's body after its experimenter header. */
-#define SEND_MAPS_BODY_OFS 16           /* ofp_header, experimenter, exp_type */
-#define DUMP_MAPS_BODY_OFS 24           /* ofp11_stats_msg, experimenter, exp_type */
+/* ofp_header, experimenter, exp_type */
+#define SEND_MAPS_BODY_OFS 16
+/* ofp11_stats_msg, experimenter, exp_type */
+#define DUMP_MAPS_BODY_OFS 24
 
 struct send_maps_ctx {
     enum ofp_version version;
@@ -675,8 +747,8 @@ struct send_maps_ctx {
 
 /* Appends the fixed part of fragment 'fragment' of 'event' to 'msg'. */
 static void
-put_fragment_header(struct ofpbuf *msg, const struct oko_send_maps_event *event,
-                    uint16_t fragment)
+put_fragment_header(struct ofpbuf *msg,
+                    const struct oko_send_maps_event *event, uint16_t fragment)
 {
     struct oko_send_maps *sm = ofpbuf_put_zeros(msg, sizeof *sm);
     sm->prog_id = htonl(event->prog_id);
@@ -692,7 +764,8 @@ put_fragment_header(struct ofpbuf *msg, const struct oko_send_maps_event *event,
 static void
 mark_last_fragment(struct ovs_list *msgs, size_t ofs)
 {
-    struct ofpbuf *last = CONTAINER_OF(ovs_list_back(msgs), struct ofpbuf, list_node);
+    struct ofpbuf *last
+        = CONTAINER_OF(ovs_list_back(msgs), struct ofpbuf, list_node);
     struct oko_send_maps *sm = ofpbuf_at_assert(last, ofs, sizeof *sm);
     sm->flags = OKO_SEND_MAPS_LAST;
 }
@@ -715,21 +788,25 @@ static struct ofpbuf *
 start_fragment(void *ctx_)
 {
     struct send_maps_ctx *ctx = ctx_;
-    struct ofpbuf *msg = ofpraw_alloc_xid(OFPRAW_OKOT_SEND_MAPS, ctx->version, htonl(0), 0);
+    struct ofpbuf *msg
+        = ofpraw_alloc_xid(OFPRAW_OKOT_SEND_MAPS, ctx->version, htonl(0), 0);
     put_fragment_header(msg, ctx->event, ctx->fragment++);
     ovs_list_push_back(ctx->fragments, &msg->list_node);
     return msg;
 }
 
 void
-oko_encode_send_maps(enum ofp_version version, const struct oko_send_maps_event *event,
-                     const struct oko_map_contents *maps, size_t n, size_t max_len,
-                     struct ovs_list *fragments)
+oko_encode_send_maps(enum ofp_version version,
+                     const struct oko_send_maps_event *event,
+                     const struct oko_map_contents *maps, size_t n,
+                     size_t max_len, struct ovs_list *fragments)
 {
     struct send_maps_ctx ctx = { version, event, 0, fragments };
     struct section_packer p = {
-        start_fragment, &ctx,
-        SEND_MAPS_BODY_OFS + offsetof(struct oko_send_maps, n_sections), max_len,
+        start_fragment,
+        &ctx,
+        SEND_MAPS_BODY_OFS + offsetof(struct oko_send_maps, n_sections),
+        max_len,
     };
     pack_sections(&p, maps, n);
     mark_last_fragment(fragments, SEND_MAPS_BODY_OFS);
@@ -753,21 +830,26 @@ start_dump_reply(void *ctx_)
 }
 
 void
-oko_encode_dump_maps_replies(const struct ofp_header *request, uint32_t prog_id,
+oko_encode_dump_maps_replies(const struct ofp_header *request,
+                             uint32_t prog_id,
                              const struct oko_map_contents *maps, size_t n,
                              struct ovs_list *replies)
 {
     struct dump_ctx ctx = { request, prog_id, replies };
     struct section_packer p = {
-        start_dump_reply, &ctx,
-        DUMP_MAPS_BODY_OFS + offsetof(struct oko_dump_maps_reply, n_sections), UINT16_MAX,
+        start_dump_reply,
+        &ctx,
+        DUMP_MAPS_BODY_OFS + offsetof(struct oko_dump_maps_reply, n_sections),
+        UINT16_MAX,
     };
     pack_sections(&p, maps, n);
     mark_reply_more(replies);
 }
 
-#define REPLAY_MAPS_BODY_OFS 24         /* ofp11_stats_msg, experimenter, exp_type */
-#define REPLAY_FRAGMENT_OFS (REPLAY_MAPS_BODY_OFS + sizeof(struct oko_replay_maps_reply))
+/* ofp11_stats_msg, experimenter, exp_type */
+#define REPLAY_MAPS_BODY_OFS 24
+#define REPLAY_FRAGMENT_OFS                                                   \
+    (REPLAY_MAPS_BODY_OFS + sizeof(struct oko_replay_maps_reply))
 
 struct replay_ctx {
     const struct ofp_header *request;
@@ -799,11 +881,13 @@ start_replay_fragment(void *ctx_)
 }
 
 void
-oko_encode_replay_maps_replies(const struct ofp_header *request, uint32_t prog_id,
-                               uint32_t next_event_id, const struct oko_replay_event *events,
-                               size_t n, size_t max_len, struct ovs_list *replies)
+oko_encode_replay_maps_replies(const struct ofp_header *request,
+                               uint32_t prog_id, uint32_t next_event_id,
+                               const struct oko_replay_event *events, size_t n,
+                               size_t max_len, struct ovs_list *replies)
 {
-    struct replay_ctx ctx = { request, prog_id, next_event_id, NULL, 0, replies };
+    struct replay_ctx ctx
+        = { request, prog_id, next_event_id, NULL, 0, replies };
 
     if (!n) {
         ofpmsg_update_length(start_replay_reply(&ctx));
@@ -812,8 +896,10 @@ oko_encode_replay_maps_replies(const struct ofp_header *request, uint32_t prog_i
         ctx.event = &events[i].event;
         ctx.fragment = 0;
         struct section_packer p = {
-            start_replay_fragment, &ctx,
-            REPLAY_FRAGMENT_OFS + offsetof(struct oko_send_maps, n_sections), max_len,
+            start_replay_fragment,
+            &ctx,
+            REPLAY_FRAGMENT_OFS + offsetof(struct oko_send_maps, n_sections),
+            max_len,
         };
         pack_sections(&p, events[i].maps, events[i].n_maps);
         mark_last_fragment(replies, REPLAY_FRAGMENT_OFS);
@@ -821,10 +907,12 @@ oko_encode_replay_maps_replies(const struct ofp_header *request, uint32_t prog_i
     mark_reply_more(replies);
 }
 
-#define PROG_STATS_BODY_OFS 24          /* ofp11_stats_msg, experimenter, exp_type */
+/* ofp11_stats_msg, experimenter, exp_type */
+#define PROG_STATS_BODY_OFS 24
 
 static struct ofpbuf *
-start_prog_stats_reply(const struct ofp_header *request, struct ovs_list *replies)
+start_prog_stats_reply(const struct ofp_header *request,
+                       struct ovs_list *replies)
 {
     struct ofpbuf *msg = ofpraw_alloc_stats_reply(request, 0);
     ofpbuf_put_zeros(msg, sizeof(struct oko_prog_stats_reply));
@@ -889,8 +977,8 @@ oko_encode_prog_stats_replies(const struct ofp_header *request,
             in_msg = 0;
         }
         put_prog_stats_record(msg, &progs[i]);
-        struct oko_prog_stats_reply *body = ofpbuf_at_assert(msg, PROG_STATS_BODY_OFS,
-                                                             sizeof *body);
+        struct oko_prog_stats_reply *body
+            = ofpbuf_at_assert(msg, PROG_STATS_BODY_OFS, sizeof *body);
         body->n_programs = htons(++in_msg);
     }
     LIST_FOR_EACH (msg, list_node, replies) {
@@ -904,7 +992,8 @@ oko_encode_prog_stats_replies(const struct ofp_header *request,
 }
 
 enum ofperr
-oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb, void *aux)
+oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb,
+                     void *aux)
 {
     enum ofpraw raw;
     struct ofpbuf b = ofpbuf_const_initializer(oh, ntohs(oh->length));
@@ -935,12 +1024,17 @@ oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb, void *aux)
     for (unsigned int i = 0; i < n_sections; i++) {
         const struct oko_map_section *sec = ofpbuf_pull(&b, sizeof *sec);
         struct oko_map_contents m = {
-            .map_index = sec->map_index, .map_type = sec->map_type,
-            .key_size = ntohs(sec->key_size), .value_size = ntohs(sec->value_size),
-            .n_entries = ntohl(sec->n_entries), .entries = b.data,
+            .map_index = sec->map_index,
+            .map_type = sec->map_type,
+            .key_size = ntohs(sec->key_size),
+            .value_size = ntohs(sec->value_size),
+            .n_entries = ntohl(sec->n_entries),
+            .entries = b.data,
         };
         cb(&m, sec->flags & OKO_SECTION_CONTINUES, aux);
-        ofpbuf_pull(&b, ROUND_UP((size_t) m.n_entries * (m.key_size + m.value_size), 8));
+        ofpbuf_pull(&b, ROUND_UP((size_t) m.n_entries
+                                     * (m.key_size + m.value_size),
+                                 8));
     }
     return 0;
 }
@@ -954,8 +1048,8 @@ alloc_msg(enum ofpraw raw, enum ofp_version version, size_t extra)
 }
 
 struct ofpbuf *
-oko_encode_load_prog(enum ofp_version version, uint32_t prog_id, uint16_t flags,
-                     const void *elf, size_t elf_len)
+oko_encode_load_prog(enum ofp_version version, uint32_t prog_id,
+                     uint16_t flags, const void *elf, size_t elf_len)
 {
     struct ofpbuf *msg = alloc_msg(OFPRAW_OKOT_LOAD_PROG, version,
                                    sizeof(struct oko_load_prog) + elf_len);
@@ -969,7 +1063,8 @@ oko_encode_load_prog(enum ofp_version version, uint32_t prog_id, uint16_t flags,
 }
 
 struct ofpbuf *
-oko_encode_unload_prog(enum ofp_version version, uint32_t prog_id, uint16_t flags)
+oko_encode_unload_prog(enum ofp_version version, uint32_t prog_id,
+                       uint16_t flags)
 {
     struct ofpbuf *msg = alloc_msg(OFPRAW_OKOT_UNLOAD_PROG, version, 0);
     struct oko_unload_prog *up = ofpbuf_put_zeros(msg, sizeof *up);
@@ -981,13 +1076,15 @@ oko_encode_unload_prog(enum ofp_version version, uint32_t prog_id, uint16_t flag
 
 struct ofpbuf *
 oko_encode_map_msg(enum ofp_version version, bool is_delete, uint32_t prog_id,
-                   uint8_t map_index, uint8_t flags, uint16_t key_size, uint16_t value_size,
-                   uint32_t n_entries, const void *entries)
+                   uint8_t map_index, uint8_t flags, uint16_t key_size,
+                   uint16_t value_size, uint32_t n_entries,
+                   const void *entries)
 {
     size_t bytes = (size_t) n_entries * (key_size + value_size);
-    struct ofpbuf *msg = alloc_msg(is_delete ? OFPRAW_OKOT_DELETE_MAP_ENTRIES
-                                             : OFPRAW_OKOT_UPDATE_MAP,
-                                   version, sizeof(struct oko_map_msg) + bytes);
+    struct ofpbuf *msg
+        = alloc_msg(is_delete ? OFPRAW_OKOT_DELETE_MAP_ENTRIES
+                              : OFPRAW_OKOT_UPDATE_MAP,
+                    version, sizeof(struct oko_map_msg) + bytes);
     struct oko_map_msg *mm = ofpbuf_put_zeros(msg, sizeof *mm);
     mm->prog_id = htonl(prog_id);
     mm->map_index = map_index;
@@ -1001,7 +1098,8 @@ oko_encode_map_msg(enum ofp_version version, bool is_delete, uint32_t prog_id,
 }
 
 struct ofpbuf *
-oko_encode_dump_maps_request(enum ofp_version version, uint32_t prog_id, uint64_t map_mask)
+oko_encode_dump_maps_request(enum ofp_version version, uint32_t prog_id,
+                             uint64_t map_mask)
 {
     struct ofpbuf *msg = alloc_msg(OFPRAW_OKOST_DUMP_MAPS_REQUEST, version, 0);
     struct oko_dump_maps_request *dr = ofpbuf_put_zeros(msg, sizeof *dr);
@@ -1015,7 +1113,8 @@ struct ofpbuf *
 oko_encode_replay_maps_request(enum ofp_version version,
                                const struct oko_replay_maps_request_msg *m)
 {
-    struct ofpbuf *msg = alloc_msg(OFPRAW_OKOST_REPLAY_MAPS_REQUEST, version, 0);
+    struct ofpbuf *msg
+        = alloc_msg(OFPRAW_OKOST_REPLAY_MAPS_REQUEST, version, 0);
     struct oko_replay_maps_request *r = ofpbuf_put_zeros(msg, sizeof *r);
     r->prog_id = htonl(m->prog_id);
     r->after_event_id = htonl(m->after_event_id);
@@ -1027,7 +1126,8 @@ oko_encode_replay_maps_request(enum ofp_version version,
 struct ofpbuf *
 oko_encode_prog_stats_request(enum ofp_version version, uint32_t prog_id)
 {
-    struct ofpbuf *msg = alloc_msg(OFPRAW_OKOST_PROG_STATS_REQUEST, version, 0);
+    struct ofpbuf *msg
+        = alloc_msg(OFPRAW_OKOST_PROG_STATS_REQUEST, version, 0);
     struct oko_prog_stats_request *r = ofpbuf_put_zeros(msg, sizeof *r);
     r->prog_id = htonl(prog_id);
     ofpmsg_update_length(msg);
@@ -1037,11 +1137,13 @@ oko_encode_prog_stats_request(enum ofp_version version, uint32_t prog_id)
 bool
 oko_is_oko_error(enum ofperr error)
 {
-    return error >= OFPERR_OKO_BAD_MESSAGE && error <= OFPERR_OKO_NO_FILTER_FOR_ACTION;
+    return error >= OFPERR_OKO_BAD_MESSAGE
+           && error <= OFPERR_OKO_NO_FILTER_FOR_ACTION;
 }
 
 struct ofpbuf *
-oko_encode_error(enum ofperr error, const struct ofp_header *request, const char *text)
+oko_encode_error(enum ofperr error, const struct ofp_header *request,
+                 const char *text)
 {
     char buf[OKO_MAX_ERROR_TEXT + 1];
 
@@ -1082,11 +1184,15 @@ map_type_name(uint8_t type)
 static void
 oko_format_prog_stats(struct ds *s, const struct oko_prog_stats *ps)
 {
-    ds_put_format(s, "\n prog_id=%"PRIu32" %s runs=%"PRIu64" matches=%"PRIu64
-                  " errors=%"PRIu64" ns_per_run=%.1f rules=%"PRIu32" datapath_flows=%"PRIu32
-                  " instructions=%"PRIu32" memory=%"PRIu64,
-                  ps->prog_id, ps->jit ? "jit" : "interpreter", ps->runs, ps->matches,
-                  ps->errors, ps->timed_runs ? (double) ps->timed_ns / ps->timed_runs : 0.0,
+    ds_put_format(s,
+                  "\n prog_id=%" PRIu32 " %s runs=%" PRIu64 " matches=%" PRIu64
+                  " errors=%" PRIu64 " ns_per_run=%.1f rules=%" PRIu32
+                  " datapath_flows=%" PRIu32 " instructions=%" PRIu32
+                  " memory=%" PRIu64,
+                  ps->prog_id, ps->jit ? "jit" : "interpreter", ps->runs,
+                  ps->matches, ps->errors,
+                  ps->timed_runs ? (double) ps->timed_ns / ps->timed_runs
+                                 : 0.0,
                   ps->rules, ps->datapath_flows, ps->instructions, ps->memory);
     if (ps->has_elf_sha256) {
         ds_put_cstr(s, " elf_sha256=");
@@ -1096,10 +1202,12 @@ oko_format_prog_stats(struct ds *s, const struct oko_prog_stats *ps)
     }
     for (size_t m = 0; m < ps->n_maps; m++) {
         const struct oko_map_stats *ms = &ps->maps[m];
-        ds_put_format(s, "\n  map %"PRIuSIZE" %s: used=%"PRIu32" max_entries=%"PRIu32
-                      " evictions=%"PRIu64" refused_full=%"PRIu64, m,
-                      map_type_name(ms->map_type), ms->used, ms->max_entries,
-                      ms->evictions, ms->refused_full);
+        ds_put_format(s,
+                      "\n  map %" PRIuSIZE " %s: used=%" PRIu32
+                      " max_entries=%" PRIu32 " evictions=%" PRIu64
+                      " refused_full=%" PRIu64,
+                      m, map_type_name(ms->map_type), ms->used,
+                      ms->max_entries, ms->evictions, ms->refused_full);
     }
 }
 
@@ -1110,23 +1218,28 @@ print_fragment(struct ds *s, struct ofpbuf *b, struct ds *why)
 {
     const struct oko_send_maps *sm = ofpbuf_try_pull(b, sizeof *sm);
     if (!sm) {
-        return oko_error(why, OFPERR_OKO_BAD_MESSAGE, "%"PRIu32" bytes are not a fragment",
-                         b->size);
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "%" PRIu32 " bytes are not a fragment", b->size);
     }
     if (sm->flags & ~OKO_SEND_MAPS_LAST || sm->reserved0 || sm->reserved1) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
-                         "fragment: undefined flags or reserved field not zero");
+                         "fragment: undefined flags or reserved field not "
+                         "zero");
     }
-    ds_put_format(s, " prog_id=%"PRIu32" event=%"PRIu32" cookie=%#"PRIx64
-                  " table=%"PRIu8" fragment=%"PRIu16"%s suppressed=%"PRIu32,
+    ds_put_format(s,
+                  " prog_id=%" PRIu32 " event=%" PRIu32 " cookie=%#" PRIx64
+                  " table=%" PRIu8 " fragment=%" PRIu16
+                  "%s suppressed=%" PRIu32,
                   ntohl(sm->prog_id), ntohl(sm->event_id), ntohll(sm->cookie),
                   sm->table_id, ntohs(sm->fragment),
-                  sm->flags & OKO_SEND_MAPS_LAST ? " last" : "", ntohl(sm->suppressed));
+                  sm->flags & OKO_SEND_MAPS_LAST ? " last" : "",
+                  ntohl(sm->suppressed));
     return decode_sections(b, ntohs(sm->n_sections), s, why);
 }
 
 enum ofperr
-oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int verbosity)
+oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type,
+              int verbosity)
 {
     struct ds why = DS_EMPTY_INITIALIZER;
     enum ofperr error = 0;
@@ -1137,7 +1250,8 @@ oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int 
         struct oko_load_prog_msg m;
         error = oko_decode_load_prog(oh, &m, &why);
         if (!error) {
-            ds_put_format(s, " prog_id=%"PRIu32" elf_len=%"PRIuSIZE, m.prog_id, m.elf_len);
+            ds_put_format(s, " prog_id=%" PRIu32 " elf_len=%" PRIuSIZE,
+                          m.prog_id, m.elf_len);
             print_flags(s, m.flags, names, ARRAY_SIZE(names));
             if (verbosity > 1) {
                 ds_put_char(s, '\n');
@@ -1151,11 +1265,13 @@ oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int 
             ds_put_format(s, " prog_id=%"PRIu32"%s", m.prog_id,
                           m.flags & OKO_UNLOAD_FORCE ? " force" : "");
         }
-    } else if (type == OFPTYPE_OKO_UPDATE_MAP || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
+    } else if (type == OFPTYPE_OKO_UPDATE_MAP
+               || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
         struct oko_map_msg_decoded m;
         error = oko_decode_map_msg(oh, &m, &why);
         if (!error) {
-            ds_put_format(s, " prog_id=%"PRIu32" map=%"PRIu8, m.prog_id, m.map_index);
+            ds_put_format(s, " prog_id=%" PRIu32 " map=%" PRIu8, m.prog_id,
+                          m.map_index);
             if (m.flags & OKO_DELETE_ALL && m.is_delete) {
                 ds_put_cstr(s, " all");
             }
@@ -1165,7 +1281,8 @@ oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int 
                 put_bytes(s, m.entries + i * entry, m.key_size);
                 if (m.value_size) {
                     ds_put_char(s, '=');
-                    put_bytes(s, m.entries + i * entry + m.key_size, m.value_size);
+                    put_bytes(s, m.entries + i * entry + m.key_size,
+                              m.value_size);
                 }
             }
         }
@@ -1176,7 +1293,8 @@ oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type, int 
         struct oko_dump_maps_request_msg m;
         error = oko_decode_dump_maps_request(oh, &m, &why);
         if (!error) {
-            ds_put_format(s, " prog_id=%"PRIu32" maps=%#"PRIx64, m.prog_id, m.map_mask);
+            ds_put_format(s, " prog_id=%" PRIu32 " maps=%#" PRIx64, m.prog_id,
+                          m.map_mask);
         }
     } else if (type == OFPTYPE_OKO_DUMP_MAPS_REPLY) {
         pull_body(oh, &b);

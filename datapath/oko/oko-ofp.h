@@ -85,16 +85,18 @@ struct oko_prog_stats {
 
 /* Decoders.  Each returns 0 or an error, with a one-line reason appended
  * to 'why' (if nonnull) for OFPERR_OKO_* errors. */
-enum ofperr oko_decode_load_prog(const struct ofp_header *, struct oko_load_prog_msg *,
-                                 struct ds *why);
-enum ofperr oko_decode_unload_prog(const struct ofp_header *, struct oko_unload_prog_msg *,
+enum ofperr oko_decode_load_prog(const struct ofp_header *,
+                                 struct oko_load_prog_msg *, struct ds *why);
+enum ofperr oko_decode_unload_prog(const struct ofp_header *,
+                                   struct oko_unload_prog_msg *,
                                    struct ds *why);
-enum ofperr oko_decode_map_msg(const struct ofp_header *, struct oko_map_msg_decoded *,
-                               struct ds *why);
+enum ofperr oko_decode_map_msg(const struct ofp_header *,
+                               struct oko_map_msg_decoded *, struct ds *why);
 enum ofperr oko_decode_dump_maps_request(const struct ofp_header *,
-                                         struct oko_dump_maps_request_msg *, struct ds *why);
-enum ofperr oko_decode_prog_stats_request(const struct ofp_header *, uint32_t *prog_id,
-                                          struct ds *why);
+                                         struct oko_dump_maps_request_msg *,
+                                         struct ds *why);
+enum ofperr oko_decode_prog_stats_request(const struct ofp_header *,
+                                          uint32_t *prog_id, struct ds *why);
 
 /* REPLAY_MAPS request (docs/protocol.md 5.7). */
 struct oko_replay_maps_request_msg {
@@ -102,9 +104,9 @@ struct oko_replay_maps_request_msg {
     uint32_t after_event_id;        /* 0 when 'all'. */
     bool all;                       /* OKO_REPLAY_ALL: every retained event. */
 };
-enum ofperr oko_decode_replay_maps_request(const struct ofp_header *,
-                                           struct oko_replay_maps_request_msg *,
-                                           struct ds *why);
+enum ofperr oko_decode_replay_maps_request(
+    const struct ofp_header *, struct oko_replay_maps_request_msg *,
+    struct ds *why);
 
 /* True if event 'event_id' comes after event 'after' (serial number
  * arithmetic: between 1 and 2**31 - 1 later, so it survives the wrap). */
@@ -112,34 +114,40 @@ bool oko_event_after(uint32_t event_id, uint32_t after);
 
 /* Decodes one PROG_STATS reply into '*progs' (malloc'd, '*n' records;
  * NULL if none).  The caller frees '*progs'. */
-enum ofperr oko_decode_prog_stats_reply(const struct ofp_header *, struct oko_prog_stats **progs,
+enum ofperr oko_decode_prog_stats_reply(const struct ofp_header *,
+                                        struct oko_prog_stats **progs,
                                         size_t *n, struct ds *why);
 
 /* Encoders (ovs-ofctl, tests). */
-struct ofpbuf *oko_encode_load_prog(enum ofp_version, uint32_t prog_id, uint16_t flags,
-                                    const void *elf, size_t elf_len);
-struct ofpbuf *oko_encode_unload_prog(enum ofp_version, uint32_t prog_id, uint16_t flags);
-struct ofpbuf *oko_encode_map_msg(enum ofp_version, bool is_delete, uint32_t prog_id,
-                                  uint8_t map_index, uint8_t flags, uint16_t key_size,
+struct ofpbuf *oko_encode_load_prog(enum ofp_version, uint32_t prog_id,
+                                    uint16_t flags, const void *elf,
+                                    size_t elf_len);
+struct ofpbuf *oko_encode_unload_prog(enum ofp_version, uint32_t prog_id,
+                                      uint16_t flags);
+struct ofpbuf *oko_encode_map_msg(enum ofp_version, bool is_delete,
+                                  uint32_t prog_id, uint8_t map_index,
+                                  uint8_t flags, uint16_t key_size,
                                   uint16_t value_size, uint32_t n_entries,
                                   const void *entries);
 struct ofpbuf *oko_encode_dump_maps_request(enum ofp_version, uint32_t prog_id,
                                             uint64_t map_mask);
-struct ofpbuf *oko_encode_prog_stats_request(enum ofp_version, uint32_t prog_id);
-struct ofpbuf *oko_encode_replay_maps_request(enum ofp_version,
-                                              const struct oko_replay_maps_request_msg *);
+struct ofpbuf *oko_encode_prog_stats_request(enum ofp_version,
+                                             uint32_t prog_id);
+struct ofpbuf *oko_encode_replay_maps_request(
+    enum ofp_version, const struct oko_replay_maps_request_msg *);
 
 /* Encodes the PROG_STATS replies to 'request' with the 'n' records of
  * 'progs' (in increasing prog_id), appended to 'replies': each reply at
  * most 65535 bytes, OFPSF_REPLY_MORE on all but the last, at least one. */
 void oko_encode_prog_stats_replies(const struct ofp_header *request,
-                                   const struct oko_prog_stats *progs, size_t n,
-                                   struct ovs_list *replies);
+                                   const struct oko_prog_stats *progs,
+                                   size_t n, struct ovs_list *replies);
 
 /* The filter_prog OXM ('size' bytes at 'oxm', one OXM TLV) and the
  * SEND_MAPS action: decoders with the errors of docs/protocol.md 6.1 and
  * 6.2, and encoders appending to 'b'. */
-enum ofperr oko_decode_filter_prog_oxm(const void *oxm, size_t size, uint32_t *prog_id);
+enum ofperr oko_decode_filter_prog_oxm(const void *oxm, size_t size,
+                                       uint32_t *prog_id);
 void oko_put_filter_prog_oxm(struct ofpbuf *b, uint32_t prog_id);
 
 /* Flow syntax: appends ",filter_prog=N" (no comma unless 'after_field')
@@ -155,7 +163,8 @@ char *oko_parse_filter_prog(const char *value, uint32_t *prog_id);
  * is OFPBMC_DUP_FIELD).  Otherwise returns false and leaves 'b' alone. */
 bool oko_try_pull_filter_prog_oxm(struct ofpbuf *b, uint32_t *prog_id,
                                   enum ofperr *error);
-enum ofperr oko_decode_send_maps_action(const void *action, size_t size, uint64_t *map_mask);
+enum ofperr oko_decode_send_maps_action(const void *action, size_t size,
+                                        uint64_t *map_mask);
 void oko_put_send_maps_action(struct ofpbuf *b, uint64_t map_mask);
 
 /* The largest entry (key and value, as map sections carry them) that fits
@@ -188,9 +197,10 @@ struct oko_send_maps_event {
  * smaller in tests), appended to 'fragments'.  A map that does not fit a
  * fragment continues in the next one; an entry is never split.  'max_len'
  * must hold at least the fixed part, one section header and one entry. */
-void oko_encode_send_maps(enum ofp_version, const struct oko_send_maps_event *event,
-                          const struct oko_map_contents *maps, size_t n, size_t max_len,
-                          struct ovs_list *fragments);
+void oko_encode_send_maps(enum ofp_version,
+                          const struct oko_send_maps_event *event,
+                          const struct oko_map_contents *maps, size_t n,
+                          size_t max_len, struct ovs_list *fragments);
 
 /* A retained SEND_MAPS event, for REPLAY_MAPS replies. */
 struct oko_replay_event {
@@ -204,32 +214,39 @@ struct oko_replay_event {
  * fragment per reply, each reply at most 'max_len' bytes (65535 on a
  * switch), one reply without a fragment when 'n' is 0, OFPSF_REPLY_MORE on
  * all but the last (docs/protocol.md 5.7). */
-void oko_encode_replay_maps_replies(const struct ofp_header *request, uint32_t prog_id,
-                                    uint32_t next_event_id,
-                                    const struct oko_replay_event *events, size_t n,
-                                    size_t max_len, struct ovs_list *replies);
+void oko_encode_replay_maps_replies(const struct ofp_header *request,
+                                    uint32_t prog_id, uint32_t next_event_id,
+                                    const struct oko_replay_event *events,
+                                    size_t n, size_t max_len,
+                                    struct ovs_list *replies);
 
 /* Encodes the DUMP_MAPS replies to 'request' for program 'prog_id' with
  * the 'n' maps of 'maps' (in increasing map index), appended to 'replies':
  * each reply at most 65535 bytes, OFPSF_REPLY_MORE on all but the last. */
-void oko_encode_dump_maps_replies(const struct ofp_header *request, uint32_t prog_id,
-                                  const struct oko_map_contents *maps, size_t n,
-                                  struct ovs_list *replies);
+void oko_encode_dump_maps_replies(const struct ofp_header *request,
+                                  uint32_t prog_id,
+                                  const struct oko_map_contents *maps,
+                                  size_t n, struct ovs_list *replies);
 
-/* Calls 'cb' for each section of the SEND_MAPS, DUMP_MAPS or REPLAY_MAPS reply 'oh'
- * (already checked by oko_ofp_print()'s decoder).  Returns 0 or an error. */
-typedef void oko_section_cb(const struct oko_map_contents *, bool continues, void *aux);
-enum ofperr oko_for_each_section(const struct ofp_header *oh, oko_section_cb *cb, void *aux);
+/* Calls 'cb' for each section of the SEND_MAPS, DUMP_MAPS or REPLAY_MAPS reply
+ * 'oh' (already checked by oko_ofp_print()'s decoder).  Returns 0 or an error.
+ */
+typedef void oko_section_cb(const struct oko_map_contents *, bool continues,
+                            void *aux);
+enum ofperr oko_for_each_section(const struct ofp_header *oh,
+                                 oko_section_cb *cb, void *aux);
 
 /* An OFPT_ERROR for 'request' with 'error' (an OFPERR_OKO_* code) and
  * 'text' as its data, as docs/protocol.md section 7 specifies. */
-struct ofpbuf *oko_encode_error(enum ofperr error, const struct ofp_header *request,
+struct ofpbuf *oko_encode_error(enum ofperr error,
+                                const struct ofp_header *request,
                                 const char *text);
 
 /* True for the OFPERR_OKO_* errors (whose data is a text). */
 bool oko_is_oko_error(enum ofperr);
 
 /* ofp-print's hook for the OFPTYPE_OKO_* messages. */
-enum ofperr oko_ofp_print(struct ds *, const struct ofp_header *, enum ofptype, int verbosity);
+enum ofperr oko_ofp_print(struct ds *, const struct ofp_header *, enum ofptype,
+                          int verbosity);
 
 #endif /* oko-ofp.h */

@@ -45,7 +45,8 @@
 #include "openvswitch/ofpbuf.h"
 #include "util.h"
 
-#define OFP11_TYPE_FLOW_MOD 14      /* OFPT_FLOW_MOD in OpenFlow 1.1 and later */
+/* OFPT_FLOW_MOD in OpenFlow 1.1 and later */
+#define OFP11_TYPE_FLOW_MOD 14
 
 struct vector {
     char kind[32];
@@ -73,7 +74,8 @@ read_vector(const char *path, struct vector *v)
             }
             continue;
         }
-        for (char *p = strtok(line, " \t\r\n"); p; p = strtok(NULL, " \t\r\n")) {
+        for (char *p = strtok(line, " \t\r\n"); p;
+             p = strtok(NULL, " \t\r\n")) {
             uint8_t b = strtoul(p, NULL, 16);
             ofpbuf_put(&v->bytes, &b, 1);
         }
@@ -89,7 +91,8 @@ static struct ofpbuf *reencode_replay_reply(const struct ofp_header *);
 /* Decodes 'oh' as an Oko message; returns 0 if it is a well-formed one.
  * Sets '*reencoded' to OVS's encoding of the decoded value, if it has one. */
 static enum ofperr
-check_message(const struct ofp_header *oh, size_t size, struct ofpbuf **reencoded)
+check_message(const struct ofp_header *oh, size_t size,
+              struct ofpbuf **reencoded)
 {
     enum ofptype type;
     enum ofperr error;
@@ -120,21 +123,24 @@ check_message(const struct ofp_header *oh, size_t size, struct ofpbuf **reencode
     if (type == OFPTYPE_OKO_LOAD_PROG) {
         struct oko_load_prog_msg m;
         ovs_assert(!oko_decode_load_prog(oh, &m, NULL));
-        *reencoded = oko_encode_load_prog(oh->version, m.prog_id, m.flags, m.elf, m.elf_len);
+        *reencoded = oko_encode_load_prog(oh->version, m.prog_id, m.flags,
+                                          m.elf, m.elf_len);
     } else if (type == OFPTYPE_OKO_UNLOAD_PROG) {
         struct oko_unload_prog_msg m;
         ovs_assert(!oko_decode_unload_prog(oh, &m, NULL));
         *reencoded = oko_encode_unload_prog(oh->version, m.prog_id, m.flags);
-    } else if (type == OFPTYPE_OKO_UPDATE_MAP || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
+    } else if (type == OFPTYPE_OKO_UPDATE_MAP
+               || type == OFPTYPE_OKO_DELETE_MAP_ENTRIES) {
         struct oko_map_msg_decoded m;
         ovs_assert(!oko_decode_map_msg(oh, &m, NULL));
-        *reencoded = oko_encode_map_msg(oh->version, m.is_delete, m.prog_id, m.map_index,
-                                        m.flags, m.key_size, m.value_size, m.n_entries,
-                                        m.entries);
+        *reencoded = oko_encode_map_msg(oh->version, m.is_delete, m.prog_id,
+                                        m.map_index, m.flags, m.key_size,
+                                        m.value_size, m.n_entries, m.entries);
     } else if (type == OFPTYPE_OKO_DUMP_MAPS_REQUEST) {
         struct oko_dump_maps_request_msg m;
         ovs_assert(!oko_decode_dump_maps_request(oh, &m, NULL));
-        *reencoded = oko_encode_dump_maps_request(oh->version, m.prog_id, m.map_mask);
+        *reencoded
+            = oko_encode_dump_maps_request(oh->version, m.prog_id, m.map_mask);
     } else if (type == OFPTYPE_OKO_PROG_STATS_REQUEST) {
         uint32_t prog_id;
         ovs_assert(!oko_decode_prog_stats_request(oh, &prog_id, NULL));
@@ -213,7 +219,8 @@ reencode_send_maps(const struct ofp_header *oh)
     struct collected c = { .n = 0 };
     ovs_assert(!oko_for_each_section(oh, collect, &c));
     struct ovs_list fragments = OVS_LIST_INITIALIZER(&fragments);
-    oko_encode_send_maps(oh->version, &event, c.maps, c.n, UINT16_MAX, &fragments);
+    oko_encode_send_maps(oh->version, &event, c.maps, c.n, UINT16_MAX,
+                         &fragments);
     collected_destroy(&c);
     ovs_assert(ovs_list_size(&fragments) == 1);
     return CONTAINER_OF(ovs_list_front(&fragments), struct ofpbuf, list_node);
@@ -234,7 +241,8 @@ reencode_prog_stats(const struct ofp_header *oh)
     ofpbuf_delete(request);
     free(progs);
     ovs_assert(ovs_list_size(&replies) == 1);
-    struct ofpbuf *msg = CONTAINER_OF(ovs_list_front(&replies), struct ofpbuf, list_node);
+    struct ofpbuf *msg
+        = CONTAINER_OF(ovs_list_front(&replies), struct ofpbuf, list_node);
     memcpy(ofpbuf_at_assert(msg, 10, 2), (const uint8_t *) oh + 10, 2);
     return msg;
 }
@@ -267,12 +275,14 @@ reencode_replay_reply(const struct ofp_header *oh)
         event.n_maps = c.n;
     }
     struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
-    oko_encode_replay_maps_replies(request->data, ntohl(r->prog_id), ntohl(r->next_event_id),
-                                   &event, sm != NULL, UINT16_MAX, &replies);
+    oko_encode_replay_maps_replies(request->data, ntohl(r->prog_id),
+                                   ntohl(r->next_event_id), &event, sm != NULL,
+                                   UINT16_MAX, &replies);
     collected_destroy(&c);
     ofpbuf_delete(request);
     ovs_assert(ovs_list_size(&replies) == 1);
-    struct ofpbuf *msg = CONTAINER_OF(ovs_list_front(&replies), struct ofpbuf, list_node);
+    struct ofpbuf *msg
+        = CONTAINER_OF(ovs_list_front(&replies), struct ofpbuf, list_node);
     memcpy(ofpbuf_at_assert(msg, 10, 2), (const uint8_t *) oh + 10, 2);
     return msg;
 }
@@ -285,19 +295,21 @@ reencode_replay_reply(const struct ofp_header *oh)
 static enum ofperr
 check_flow_mod(const struct ofp_header *oh, bool *same)
 {
-    enum ofputil_protocol protocol = ofputil_protocol_from_ofp_version(oh->version);
+    enum ofputil_protocol protocol
+        = ofputil_protocol_from_ofp_version(oh->version);
     struct ofputil_flow_mod fm;
     struct ofpbuf ofpacts;
 
     *same = false;
     ofpbuf_init(&ofpacts, 64);
-    enum ofperr error = ofputil_decode_flow_mod(&fm, oh, protocol, NULL, NULL, &ofpacts,
-                                                OFPP_MAX, 255);
+    enum ofperr error = ofputil_decode_flow_mod(&fm, oh, protocol, NULL, NULL,
+                                                &ofpacts, OFPP_MAX, 255);
     if (!error) {
         struct ofpbuf *again = ofputil_encode_flow_mod(&fm, protocol);
         again->header = again->data;
         ((struct ofp_header *) again->data)->xid = oh->xid;
-        *same = again->size == ntohs(oh->length) && !memcmp(again->data, oh, again->size);
+        *same = again->size == ntohs(oh->length)
+                && !memcmp(again->data, oh, again->size);
         if (!*same) {
             char *s = ofp_to_string(again->data, again->size, NULL, NULL, 2);
             printf("  re-encoded differently: %s\n", s);
@@ -325,7 +337,8 @@ check_fragmentation(size_t max_len)
     };
     struct oko_send_maps_event event = { 9, 41, 0xc0ffee, 2, 3 };
     struct ovs_list fragments = OVS_LIST_INITIALIZER(&fragments);
-    oko_encode_send_maps(OFP13_VERSION, &event, maps, ARRAY_SIZE(maps), max_len, &fragments);
+    oko_encode_send_maps(OFP13_VERSION, &event, maps, ARRAY_SIZE(maps),
+                         max_len, &fragments);
 
     struct collected c = { .n = 0 };
     struct ofpbuf *msg;
@@ -347,15 +360,18 @@ check_fragmentation(size_t max_len)
     ok &= n_last == 1 && last_is_last;
     ok &= c.n == ARRAY_SIZE(maps);
     for (size_t i = 0; ok && i < c.n; i++) {
-        size_t bytes = (size_t) maps[i].n_entries * (maps[i].key_size + maps[i].value_size);
+        size_t bytes = (size_t) maps[i].n_entries
+                       * (maps[i].key_size + maps[i].value_size);
         ok &= c.maps[i].map_index == maps[i].map_index
               && c.maps[i].n_entries == maps[i].n_entries
-              && (!bytes || !memcmp(c.maps[i].entries, maps[i].entries, bytes));
+              && (!bytes
+                  || !memcmp(c.maps[i].entries, maps[i].entries, bytes));
     }
     collected_destroy(&c);
     ofpbuf_list_delete(&fragments);
-    printf("fragmentation at %"PRIuSIZE" bytes: %"PRIuSIZE" fragments, %s\n", max_len, n,
-           ok ? "pass" : "FAIL");
+    printf("fragmentation at %" PRIuSIZE " bytes: %" PRIuSIZE
+           " fragments, %s\n",
+           max_len, n, ok ? "pass" : "FAIL");
     return ok;
 }
 
@@ -383,8 +399,8 @@ check_replay_fragmentation(size_t max_len)
     struct oko_replay_maps_request_msg m = { .prog_id = 9, .all = true };
     struct ofpbuf *request = oko_encode_replay_maps_request(OFP13_VERSION, &m);
     struct ovs_list replies = OVS_LIST_INITIALIZER(&replies);
-    oko_encode_replay_maps_replies(request->data, 9, 1, events, ARRAY_SIZE(events), max_len,
-                                   &replies);
+    oko_encode_replay_maps_replies(request->data, 9, 1, events,
+                                   ARRAY_SIZE(events), max_len, &replies);
     ofpbuf_delete(request);
 
     struct collected c[ARRAY_SIZE(events)];
@@ -400,9 +416,11 @@ check_replay_fragmentation(size_t max_len)
         ok &= !oko_ofp_print(&s, oh, OFPTYPE_OKO_REPLAY_MAPS_REPLY, 1);
         ds_destroy(&s);
         ok &= ofpmp_more(oh) == (msg->list_node.next != &replies);
-        const struct oko_replay_maps_reply *r = ofpbuf_at_assert(msg, 24, sizeof *r);
+        const struct oko_replay_maps_reply *r
+            = ofpbuf_at_assert(msg, 24, sizeof *r);
         const struct oko_send_maps *sm = ofpbuf_at_assert(msg, 32, sizeof *sm);
-        ok &= ntohl(r->prog_id) == 9 && ntohl(r->next_event_id) == 1 && e < ARRAY_SIZE(events);
+        ok &= ntohl(r->prog_id) == 9 && ntohl(r->next_event_id) == 1
+              && e < ARRAY_SIZE(events);
         if (!ok) {
             break;
         }
@@ -420,18 +438,22 @@ check_replay_fragmentation(size_t max_len)
     for (size_t i = 0; ok && i < ARRAY_SIZE(events); i++) {
         ok &= c[i].n == events[i].n_maps;
         for (size_t j = 0; ok && j < c[i].n; j++) {
-            size_t bytes = (size_t) maps[j].n_entries * (maps[j].key_size + maps[j].value_size);
+            size_t bytes = (size_t) maps[j].n_entries
+                           * (maps[j].key_size + maps[j].value_size);
             ok &= c[i].maps[j].map_index == maps[j].map_index
                   && c[i].maps[j].n_entries == maps[j].n_entries
-                  && (!bytes || !memcmp(c[i].maps[j].entries, maps[j].entries, bytes));
+                  && (!bytes
+                      || !memcmp(c[i].maps[j].entries, maps[j].entries,
+                                 bytes));
         }
     }
     for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
         collected_destroy(&c[i]);
     }
     ofpbuf_list_delete(&replies);
-    printf("replay fragmentation at %"PRIuSIZE" bytes: %"PRIuSIZE" replies, %s\n", max_len, n,
-           ok ? "pass" : "FAIL");
+    printf("replay fragmentation at %" PRIuSIZE " bytes: %" PRIuSIZE
+           " replies, %s\n",
+           max_len, n, ok ? "pass" : "FAIL");
     return ok;
 }
 
@@ -476,12 +498,14 @@ main(int argc, char *argv[])
             enum ofperr error;
             ofpbuf_init(&again, 32);
             if (v.kind[0] == 'o') {
-                error = oko_decode_filter_prog_oxm(v.bytes.data, v.bytes.size, &prog_id);
+                error = oko_decode_filter_prog_oxm(v.bytes.data, v.bytes.size,
+                                                   &prog_id);
                 if (!error) {
                     oko_put_filter_prog_oxm(&again, prog_id);
                 }
             } else {
-                error = oko_decode_send_maps_action(v.bytes.data, v.bytes.size, &mask);
+                error = oko_decode_send_maps_action(v.bytes.data, v.bytes.size,
+                                                    &mask);
                 if (!error) {
                     oko_put_send_maps_action(&again, mask);
                 }
@@ -491,7 +515,8 @@ main(int argc, char *argv[])
                              : error != 0;
             byte_exact += v.ok && good;
             printf("%s: %s%s%s\n", names[i], good ? "pass" : "FAIL",
-                   error ? ", refused: " : "", error ? ofperr_get_name(error) : "");
+                   error ? ", refused: " : "",
+                   error ? ofperr_get_name(error) : "");
             good ? passed++ : failed++;
             ofpbuf_uninit(&again);
             ofpbuf_uninit(&v.bytes);
@@ -506,7 +531,8 @@ main(int argc, char *argv[])
             bool good = v.ok ? !error && same : error != 0;
             byte_exact += v.ok && good;
             printf("%s: %s%s%s\n", names[i], good ? "pass" : "FAIL",
-                   error ? ", refused: " : "", error ? ofperr_get_name(error) : "");
+                   error ? ", refused: " : "",
+                   error ? ofperr_get_name(error) : "");
             good ? passed++ : failed++;
             ofpbuf_uninit(&v.bytes);
             free(names[i]);
@@ -526,16 +552,19 @@ main(int argc, char *argv[])
             good = error != 0;
         }
         printf("%s: %s%s%s\n", names[i], good ? "pass" : "FAIL",
-               error ? ", refused: " : "", error ? ofperr_get_name(error) : "");
+               error ? ", refused: " : "",
+               error ? ofperr_get_name(error) : "");
         good ? passed++ : failed++;
         ofpbuf_delete(again);
         ofpbuf_uninit(&v.bytes);
         free(names[i]);
     }
-    printf("vectors: %d pass (%d re-encoded byte for byte), %d fail, %d not messages\n",
+    printf("vectors: %d pass (%d re-encoded byte for byte), %d fail, %d not "
+           "messages\n",
            passed, byte_exact, failed, not_message);
-    bool fragments_ok = (check_fragmentation(200) & check_fragmentation(UINT16_MAX)
-                         & check_replay_fragmentation(232)
-                         & check_replay_fragmentation(UINT16_MAX));
+    bool fragments_ok
+        = (check_fragmentation(200) & check_fragmentation(UINT16_MAX)
+           & check_replay_fragmentation(232)
+           & check_replay_fragmentation(UINT16_MAX));
     return failed || !fragments_ok ? 1 : 0;
 }

@@ -43,9 +43,34 @@ byte(struct input *in)
 }
 
 static const int64_t extremes[] = {
-    0, 1, -1, 2, 7, 14, 20, 34, 60, 255, 256, 511, 512, 1500, 65535, 65536,
-    INT32_MAX, INT32_MIN, (int64_t) UINT32_MAX, (int64_t) UINT32_MAX + 1,
-    INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1, 1 << 20, -(1 << 20), 1 << 29, -8,
+    0,
+    1,
+    -1,
+    2,
+    7,
+    14,
+    20,
+    34,
+    60,
+    255,
+    256,
+    511,
+    512,
+    1500,
+    65535,
+    65536,
+    INT32_MAX,
+    INT32_MIN,
+    (int64_t) UINT32_MAX,
+    (int64_t) UINT32_MAX + 1,
+    INT64_MAX,
+    INT64_MIN,
+    INT64_MAX - 1,
+    INT64_MIN + 1,
+    1 << 20,
+    -(1 << 20),
+    1 << 29,
+    -8,
 };
 #define N_EXTREMES (sizeof extremes / sizeof *extremes)
 
@@ -61,8 +86,11 @@ static void
 emit(struct gen *g, uint8_t opcode, int dst, int src, int16_t off, int32_t imm)
 {
     if (g->n < OKO_MAX_INSNS - 8) {
-        g->insns[g->n++] = (struct oko_insn) { .opcode = opcode, .dst = dst, .src = src,
-                                               .off = off, .imm = imm };
+        g->insns[g->n++] = (struct oko_insn){ .opcode = opcode,
+                                              .dst = dst,
+                                              .src = src,
+                                              .off = off,
+                                              .imm = imm };
     }
 }
 
@@ -74,9 +102,11 @@ emit_lddw(struct gen *g, int dst, int src, uint64_t value)
 }
 
 static const uint8_t alu_ops[] = {
-    0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xa0, 0xb0, 0xc0,
+    0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60,
+    0x70, 0x80, 0x90, 0xa0, 0xb0, 0xc0,
 };
-static const uint8_t jmp_ops[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0xa0, 0xb0, 0xc0, 0xd0 };
+static const uint8_t jmp_ops[]
+    = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0xa0, 0xb0, 0xc0, 0xd0 };
 
 /* One gadget, chosen by the next byte. */
 static void
@@ -87,30 +117,37 @@ gadget(struct gen *g, struct input *in)
     int64_t k = extremes[byte(in) % N_EXTREMES];
     bool is64 = a & 0x80;
     switch (kind) {
-    case 0:                                 /* a copy of len, or of the packet/stack pointer */
+    /* a copy of len, or of the packet/stack pointer */
+    case 0:
         emit(g, 0xbf, r, (b % 3 == 0) ? 2 : (b % 3 == 1) ? 1 : 10, 0, 0);
         break;
-    case 1: {                               /* ALU/ALU32 with an extreme constant or a register */
+    /* ALU/ALU32 with an extreme constant or a register */
+    case 1: {
         uint8_t op = alu_ops[b % sizeof alu_ops];
         int16_t off = (op == 0x30 || op == 0x90) ? (a >> 6) & 1
-                      : op == 0xb0 && (a & 0x40) ? (int16_t[]) { 8, 16, 32 }[b % 3] : 0;
+                      : op == 0xb0 && (a & 0x40)
+                          ? (int16_t[]){ 8, 16, 32 }[b % 3]
+                          : 0;
         if (op == 0xb0 && off == 32 && !is64) {
             off = 16;
         }
         if ((a & 0x20) && op != 0x80) {
             emit(g, (is64 ? 0x07 : 0x04) | op | 0x08, r, s, off, 0);
         } else {                            /* movsx only from a register */
-            emit(g, (is64 ? 0x07 : 0x04) | op, r, 0, op == 0xb0 ? 0 : off, (int32_t) k);
+            emit(g, (is64 ? 0x07 : 0x04) | op, r, 0, op == 0xb0 ? 0 : off,
+                 (int32_t) k);
         }
         break;
     }
     case 2:                                 /* byte swap */
-        emit(g, a & 1 ? 0xd7 : 0xd4 | (a & 2 ? 0x08 : 0), r, 0, 0, 16 << (b % 3));
+        emit(g, a & 1 ? 0xd7 : 0xd4 | (a & 2 ? 0x08 : 0), r, 0, 0,
+             16 << (b % 3));
         break;
     case 3:                                 /* a 64-bit extreme constant */
         emit_lddw(g, r, 0, (uint64_t) k + (uint64_t) (int8_t) b);
         break;
-    case 4: {                               /* compare and jump a few gadgets ahead */
+    /* compare and jump a few gadgets ahead */
+    case 4: {
         uint8_t op = jmp_ops[b % sizeof jmp_ops];
         uint8_t cls = a & 0x40 ? 0x06 : 0x05;
         if (g->n_jumps < 64) {
@@ -124,22 +161,29 @@ gadget(struct gen *g, struct input *in)
         }
         break;
     }
-    case 5:                                 /* load through a register (packet, stack, value) */
+    /* load through a register (packet, stack, value) */
+    case 5:
         /* MEM (0x61) or, but for 8 bytes, MEMSX (0x81) loads of each size. */
-        emit(g, (a & 0x40 && b % 4 != 3 ? 0x81 : 0x61)
-                | (uint8_t[]) { 0x00, 0x08, 0x10, 0x18 }[b % 4],
-             r, a & 0x20 ? s : (a & 0x10 ? 1 : 10), (int16_t) ((int8_t) byte(in)), 0);
+        emit(g,
+             (a & 0x40 && b % 4 != 3 ? 0x81 : 0x61)
+                 | (uint8_t[]){ 0x00, 0x08, 0x10, 0x18 }[b % 4],
+             r, a & 0x20 ? s : (a & 0x10 ? 1 : 10),
+             (int16_t) ((int8_t) byte(in)), 0);
         break;
-    case 6:                                 /* store: spill, partial overwrite, through pointers */
+    /* store: spill, partial overwrite, through pointers */
+    case 6:
         if (a & 0x40) {
-            emit(g, 0x62 | (uint8_t[]) { 0x00, 0x08, 0x10, 0x18 }[b % 4], a & 0x20 ? s : 10, 0,
-                 (int16_t) (-8 * (1 + a % 8) + (b >> 5)), (int32_t) k);
+            emit(g, 0x62 | (uint8_t[]){ 0x00, 0x08, 0x10, 0x18 }[b % 4],
+                 a & 0x20 ? s : 10, 0, (int16_t) (-8 * (1 + a % 8) + (b >> 5)),
+                 (int32_t) k);
         } else {
-            emit(g, 0x63 | (uint8_t[]) { 0x18, 0x18, 0x00, 0x10 }[b % 4], a & 0x20 ? s : 10,
-                 a & 0x10 ? 1 : r, (int16_t) (-8 * (1 + a % 8) + (b >> 6)), 0);
+            emit(g, 0x63 | (uint8_t[]){ 0x18, 0x18, 0x00, 0x10 }[b % 4],
+                 a & 0x20 ? s : 10, a & 0x10 ? 1 : r,
+                 (int16_t) (-8 * (1 + a % 8) + (b >> 6)), 0);
         }
         break;
-    case 7:                                 /* pointer plus a register, pointer difference */
+    /* pointer plus a register, pointer difference */
+    case 7:
         emit(g, 0x0f | (a & 1 ? 0x10 : 0), r, s, 0, 0);
         break;
     case 8: {                               /* map lookup, key on the stack */
@@ -217,8 +261,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     static uint8_t explored[OKO_MAX_INSNS];
     memset(explored, 0, sizeof explored);
-    struct oko_filter_options opts = { .verify = { .budget = 200000, .explored = explored },
-                                       .interpret = true };
+    struct oko_filter_options opts
+        = { .verify = { .budget = 200000, .explored = explored },
+            .interpret = true };
     struct oko_filter *f;
     char error[OKO_ERROR_MAX];
     const char *dump_dir = getenv("OKO_FUZZ_DUMP");
@@ -231,7 +276,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rejected = oko_filter_from_program(&prog, &opts, &f, error);
     if (dump_dir) {
         char named[4096 + 8];
-        snprintf(named, sizeof named, "%s/%c-%u", dump_dir, rejected ? 'r' : 'a', dumped - 1);
+        snprintf(named, sizeof named, "%s/%c-%u", dump_dir,
+                 rejected ? 'r' : 'a', dumped - 1);
         rename(dump_path, named);
     }
     if (rejected) {
@@ -245,10 +291,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int run = 0; run < 2; run++) {
         uint64_t r0;
         oko_epoch_enter();
-        int err = oko_checked_run(&f->prog, f->maps, explored, packet, len, &r0, error);
+        int err = oko_checked_run(&f->prog, f->maps, explored, packet, len,
+                                  &r0, error);
         oko_epoch_exit();
         if (err) {
-            fprintf(stderr, "checked execution of an accepted program: %s\n", error);
+            fprintf(stderr, "checked execution of an accepted program: %s\n",
+                    error);
             __builtin_trap();
         }
     }

@@ -24,8 +24,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!err) {
             err = oko_verify(&prog, &opts, NULL, error);
         }
-        if (err && strncmp(error, "insn ", 5) && strncmp(error, "program of", 10)) {
-            __builtin_trap();               /* every rejection names its instruction */
+        if (err && strncmp(error, "insn ", 5)
+            && strncmp(error, "program of", 10)) {
+            /* every rejection names its instruction */
+            __builtin_trap();
         }
         oko_program_destroy(&prog);
     }

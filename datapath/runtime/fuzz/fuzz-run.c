@@ -72,7 +72,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     static uint8_t explored[OKO_MAX_INSNS];
     memset(explored, 0, sizeof explored);
-    struct oko_filter_options opts = { .verify = { .budget = 100000, .explored = explored } };
+    struct oko_filter_options opts
+        = { .verify = { .budget = 100000, .explored = explored } };
     struct oko_filter *f;
     char error[OKO_ERROR_MAX];
     if (oko_filter_from_program(&prog, &opts, &f, error)) {
@@ -80,10 +81,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint8_t *pkt = malloc(len ? len : 1);
     memcpy(pkt, data + 1, len);
-    for (int run = 0; run < 2; run++) {         /* the second run sees map state */
+    /* the second run sees map state */
+    for (int run = 0; run < 2; run++) {
         uint64_t checked;
         oko_epoch_enter();
-        if (oko_checked_run(&f->prog, f->maps, explored, pkt, len, &checked, error)) {
+        if (oko_checked_run(&f->prog, f->maps, explored, pkt, len, &checked,
+                            error)) {
             fprintf(stderr, "checked execution: %s\n", error);
             __builtin_trap();
         }

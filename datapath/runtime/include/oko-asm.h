@@ -27,25 +27,28 @@
  *     movsx1664 %r0, %r1    L1:      # comment
  *
  * A line may start with "N:" (an instruction index, as oko-filter disasm
- * prints), which is ignored.  A jump to "exit" where no label has that name goes to the last
- * instruction (the suite's convention).  One extension declares maps, which "lddw %rN, map NAME" refers to:
+ * prints), which is ignored.  A jump to "exit" where no label has that name
+ * goes to the last instruction (the suite's convention).  One extension
+ * declares maps, which "lddw %rN, map NAME" refers to:
  *
  *     .map NAME TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES [FLAGS]
  *
  * TYPE is hash, array, lru_hash, bloom, count_min or lpm (or a number).
- * ".insn OPCODE DST SRC OFF IMM" emits any encoding, even an invalid one.  Used by tests,
- * the conformance runner and the oko-filter tool. */
+ * ".insn OPCODE DST SRC OFF IMM" emits any encoding, even an invalid one. Used
+ * by tests, the conformance runner and the oko-filter tool. */
 
 #include <stddef.h>
 #include "oko-program.h"
 
 /* Assembles 'text' into 'prog'.  Returns 0, or EINVAL with "line N: reason"
  * in 'error'. */
-int oko_asm(const char *text, struct oko_program *prog, char error[OKO_ERROR_MAX]);
+int oko_asm(const char *text, struct oko_program *prog,
+            char error[OKO_ERROR_MAX]);
 
 /* Writes instruction 'pc' of 'prog' in the syntax above into 'buf' (a
  * jump shows its target as "+off" and, in a comment, the target's index).
  * Returns the number of slots it used (2 for lddw). */
-int oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf, size_t size);
+int oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf,
+                    size_t size);
 
 #endif /* oko-asm.h */

@@ -36,8 +36,9 @@
  * declaration) on 'len' bytes at 'pkt'.  'explored' (NULL to skip that
  * check) is oko_verify_options.explored of its verification.  Returns 0
  * with r0 in '*r0', or EFAULT with "insn N: what" in 'error'. */
-int oko_checked_run(const struct oko_program *prog, struct oko_map *const maps[],
-                    const uint8_t *explored, const void *pkt, uint64_t len, uint64_t *r0,
+int oko_checked_run(const struct oko_program *prog,
+                    struct oko_map *const maps[], const uint8_t *explored,
+                    const void *pkt, uint64_t len, uint64_t *r0,
                     char error[OKO_ERROR_MAX]);
 
 #endif /* oko-checked.h */

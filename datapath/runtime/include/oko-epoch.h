@@ -61,7 +61,8 @@ oko_epoch_enter(void)
          * of oko_epoch_oldest_active().  It also releases: the previous
          * section's reads happen before a reclaimer that sees this epoch. */
         atomic_exchange_explicit(&slot->epoch,
-                                 atomic_load_explicit(&oko_epoch_global, memory_order_relaxed),
+                                 atomic_load_explicit(&oko_epoch_global,
+                                                      memory_order_relaxed),
                                  memory_order_seq_cst);
     }
 }

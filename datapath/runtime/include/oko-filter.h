@@ -38,7 +38,8 @@
 
 struct oko_filter_options {
     struct oko_verify_options verify;
-    bool interpret;                 /* do not compile: run in the interpreter */
+    /* do not compile: run in the interpreter */
+    bool interpret;
     /* Share this filter's map of the same index where the declarations are
      * identical, instead of creating an empty one (LOAD_PROG's
      * OKO_LOAD_KEEP_MAPS).  NULL: every map starts empty. */
@@ -59,13 +60,16 @@ struct oko_filter {
  * an errno value with a one-line reason in 'error': EINVAL, bad object
  * (oko_filter_load) or rejected by the verifier; ENOEXEC, a map
  * declaration is invalid; E2BIG, the maps are over the memory cap; ENOMEM. */
-int oko_filter_load(const void *elf, size_t size, const struct oko_filter_options *opts,
+int oko_filter_load(const void *elf, size_t size,
+                    const struct oko_filter_options *opts,
                     struct oko_filter **filterp, char error[OKO_ERROR_MAX]);
 
 /* The same from an already parsed program, whose ownership passes to the
  * filter (also on failure). */
-int oko_filter_from_program(struct oko_program *prog, const struct oko_filter_options *opts,
-                            struct oko_filter **filterp, char error[OKO_ERROR_MAX]);
+int oko_filter_from_program(struct oko_program *prog,
+                            const struct oko_filter_options *opts,
+                            struct oko_filter **filterp,
+                            char error[OKO_ERROR_MAX]);
 
 /* Frees 'filter' and its maps.  No thread may be running it. */
 void oko_filter_destroy(struct oko_filter *filter);
@@ -92,7 +96,8 @@ void oko_filter_destroy(struct oko_filter *filter);
  * epoch section (see oko_filter_run()), such as a datapath thread that
  * enters once for a batch of packets. */
 static inline uint64_t
-oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt, uint64_t len)
+oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt,
+                          uint64_t len)
 {
     if (__builtin_expect(len > OKO_MAX_PKT_LEN || !pkt, 0)) {
         return pkt ? OKO_R0_TOO_LONG : OKO_R0_NO_PACKET;
@@ -112,8 +117,8 @@ oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt, uint
  * refused by the first program with the r0 oko_filter_run_in_section()
  * would give. */
 static inline uint64_t
-oko_filter_chain_run_in_section(oko_jit_chain_fn *fn, const void *pkt, uint64_t len,
-                                uint64_t *r0)
+oko_filter_chain_run_in_section(oko_jit_chain_fn *fn, const void *pkt,
+                                uint64_t len, uint64_t *r0)
 {
     if (__builtin_expect(len > OKO_MAX_PKT_LEN || !pkt, 0)) {
         *r0 = pkt ? OKO_R0_TOO_LONG : OKO_R0_NO_PACKET;
@@ -148,12 +153,18 @@ oko_filter_run(const struct oko_filter *filter, const void *pkt, uint64_t len)
 
 /* What r0 means: 1 = match, 0 = no match; anything else is a program error,
  * which the datapath counts and treats as no match. */
-enum oko_verdict { OKO_VERDICT_NO_MATCH, OKO_VERDICT_MATCH, OKO_VERDICT_ERROR };
+enum oko_verdict {
+    OKO_VERDICT_NO_MATCH,
+    OKO_VERDICT_MATCH,
+    OKO_VERDICT_ERROR
+};
 
 static inline enum oko_verdict
 oko_verdict_of(uint64_t r0)
 {
-    return r0 == 1 ? OKO_VERDICT_MATCH : r0 == 0 ? OKO_VERDICT_NO_MATCH : OKO_VERDICT_ERROR;
+    return r0 == 1   ? OKO_VERDICT_MATCH
+           : r0 == 0 ? OKO_VERDICT_NO_MATCH
+                     : OKO_VERDICT_ERROR;
 }
 
 #endif /* oko-filter.h */

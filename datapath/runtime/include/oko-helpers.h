@@ -38,11 +38,15 @@ enum oko_helper_id {
 enum oko_arg_kind {
     OKO_ARG_NONE,                   /* unused; the register is not read */
     OKO_ARG_MAP,                    /* a map reference (lddw of a map) */
-    OKO_ARG_KEY,                    /* pointer to key_size readable bytes of that map */
-    OKO_ARG_VALUE,                  /* pointer to value_size readable bytes of that map */
+    /* pointer to key_size readable bytes of that map */
+    OKO_ARG_KEY,
+    /* pointer to value_size readable bytes of that map */
+    OKO_ARG_VALUE,
     OKO_ARG_SCALAR,                 /* any number */
-    OKO_ARG_MEM,                    /* pointer to readable bytes, as many as the next argument */
-    OKO_ARG_MEM_SIZE,               /* number of bytes of the previous argument, at most 512 */
+    /* pointer to readable bytes, as many as the next argument */
+    OKO_ARG_MEM,
+    /* number of bytes of the previous argument, at most 512 */
+    OKO_ARG_MEM_SIZE,
 };
 
 enum oko_ret_kind {
@@ -54,7 +58,8 @@ struct oko_helper_proto {
     const char *name;
     enum oko_ret_kind ret;
     enum oko_arg_kind args[5];
-    uint32_t map_types;             /* bit (1 << type): map types the helper accepts */
+    /* bit (1 << type): map types the helper accepts */
+    uint32_t map_types;
 };
 
 /* Returns the prototype of helper 'id', or NULL if there is none. */
@@ -64,7 +69,8 @@ const struct oko_helper_proto *oko_helper_proto(int32_t id);
 int32_t oko_helper_by_name(const char *name);
 
 /* The helpers' implementations, indexed by id (NULL where none). */
-typedef uint64_t oko_helper_fn(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+typedef uint64_t oko_helper_fn(uint64_t, uint64_t, uint64_t, uint64_t,
+                               uint64_t);
 extern oko_helper_fn *const oko_helper_table[OKO_N_HELPERS];
 
 /* Replaces the clock behind oko_time_ns() (NULL restores CLOCK_MONOTONIC).

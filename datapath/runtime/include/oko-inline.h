@@ -30,6 +30,7 @@
  * program, control running from one function into another, ...) and 'prog'
  * unchanged, or ENOMEM.  Runs before the verifier: everything else is
  * checked on the result. */
-int oko_program_inline_calls(struct oko_program *prog, char error[OKO_ERROR_MAX]);
+int oko_program_inline_calls(struct oko_program *prog,
+                             char error[OKO_ERROR_MAX]);
 
 #endif /* oko-inline.h */

@@ -30,7 +30,7 @@
 /* Runs 'insns' with r1 = 'pkt', r2 = 'len' and r10 = 'stack_top', the end
  * of OKO_STACK_SIZE writable bytes (oko_stack_top(): a guarded region, not
  * the native stack); returns r0 at exit. */
-uint64_t oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len,
-                        void *stack_top);
+uint64_t oko_interp_run(const struct oko_insn *insns, const void *pkt,
+                        uint64_t len, void *stack_top);
 
 #endif /* oko-interp.h */

@@ -39,8 +39,8 @@ int oko_jit_available(void);
 
 /* Compiles 'n' linked instructions (map lddw already holding addresses).
  * Returns 0, or an errno value with 'error' set (ENOTSUP without a JIT). */
-int oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
-                    char error[OKO_ERROR_MAX]);
+int oko_jit_compile(const struct oko_insn *insns, size_t n,
+                    struct oko_jit *jit, char error[OKO_ERROR_MAX]);
 
 void oko_jit_free(struct oko_jit *jit);
 
@@ -51,8 +51,8 @@ void oko_jit_free(struct oko_jit *jit);
  * every one gave its expected r0 ('*r0' untouched).  The programs after a
  * refusal do not run.  The code embeds the programs' linked instructions
  * (map addresses): it must not outlive them. */
-typedef uint64_t oko_jit_chain_fn(const void *pkt, uint64_t len, void *stack_top,
-                                  uint64_t *r0);
+typedef uint64_t oko_jit_chain_fn(const void *pkt, uint64_t len,
+                                  void *stack_top, uint64_t *r0);
 
 #define OKO_JIT_CHAIN_MAX 64
 
@@ -72,7 +72,8 @@ struct oko_jit_chain {
  * instructions each into one function.
  * Returns 0, or an errno value with 'error' set (ENOTSUP without a JIT). */
 int oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
-                          struct oko_jit_chain *jit, char error[OKO_ERROR_MAX]);
+                          struct oko_jit_chain *jit,
+                          char error[OKO_ERROR_MAX]);
 
 void oko_jit_chain_free(struct oko_jit_chain *jit);
 

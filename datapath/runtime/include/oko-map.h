@@ -61,7 +61,8 @@ struct oko_map;
 
 /* Checks 'decl' and returns the bytes a map of it needs, or 0 with a reason
  * in 'error' if the declaration is invalid. */
-size_t oko_map_memory(const struct oko_map_decl *decl, char error[OKO_ERROR_MAX]);
+size_t oko_map_memory(const struct oko_map_decl *decl,
+                      char error[OKO_ERROR_MAX]);
 
 /* Creates a map; returns 0 or an errno value with 'error' set. */
 int oko_map_create(const struct oko_map_decl *decl, struct oko_map **mapp,
@@ -77,7 +78,8 @@ void oko_map_destroy(struct oko_map *map);
 
 /* True if 'a' and 'b' declare the same map (type, sizes, entries, flags):
  * one may take the other's place. */
-bool oko_map_decl_equal(const struct oko_map_decl *a, const struct oko_map_decl *b);
+bool oko_map_decl_equal(const struct oko_map_decl *a,
+                        const struct oko_map_decl *b);
 
 const struct oko_map_decl *oko_map_get_decl(const struct oko_map *map);
 
@@ -92,7 +94,8 @@ struct oko_map_stats_counts {
     uint32_t used, max_entries;
     uint64_t evictions, refused_full;
 };
-void oko_map_get_stats(const struct oko_map *map, struct oko_map_stats_counts *stats);
+void oko_map_get_stats(const struct oko_map *map,
+                       struct oko_map_stats_counts *stats);
 
 /* The program-facing operations (helpers).  The caller is inside an epoch
  * section.  Errors are negative errno values:
@@ -101,7 +104,8 @@ void oko_map_get_stats(const struct oko_map *map, struct oko_map_stats_counts *s
  *   -EBUSY   every spare entry is still waiting for readers to move on;
  *   -EOPNOTSUPP  operation not defined for the map's type. */
 void *oko_map_lookup(struct oko_map *map, const void *key);
-int oko_map_update(struct oko_map *map, const void *key, const void *value, uint64_t flags);
+int oko_map_update(struct oko_map *map, const void *key, const void *value,
+                   uint64_t flags);
 int oko_map_delete(struct oko_map *map, const void *key);
 /* Sketches: bloom adds 'key' (returns 0); count-min adds 'increment' to
  * its count and returns the new estimate. */
@@ -116,7 +120,8 @@ int64_t oko_map_query(struct oko_map *map, const void *key);
  * wait for readers to move on (up to OKO_MAP_CTL_WAIT_MS) instead of
  * failing with -EBUSY. */
 #define OKO_MAP_CTL_WAIT_MS 1000
-int oko_map_update_ctl(struct oko_map *map, const void *key, const void *value, uint64_t flags);
+int oko_map_update_ctl(struct oko_map *map, const void *key, const void *value,
+                       uint64_t flags);
 int oko_map_delete_ctl(struct oko_map *map, const void *key);
 
 /* Removes every entry (control path). */
@@ -125,8 +130,9 @@ void oko_map_clear(struct oko_map *map);
 /* Calls 'cb' for each entry as docs/protocol.md section 5.1 puts it on the
  * wire (array: u32 index key; sketches: non-zero cells).  Stops and returns
  * cb's value if it is non-zero.  The caller is inside an epoch section. */
-typedef int oko_map_entry_cb(const void *key, uint32_t key_size, const void *value,
-                             uint32_t value_size, void *aux);
+typedef int oko_map_entry_cb(const void *key, uint32_t key_size,
+                             const void *value, uint32_t value_size,
+                             void *aux);
 int oko_map_foreach(struct oko_map *map, oko_map_entry_cb *cb, void *aux);
 
 /* The hash the maps and the oko_hash helper use. */

@@ -75,8 +75,8 @@ struct oko_program {
 /* Parses 'elf' ('size' bytes) into 'prog'.  Returns 0 on success; otherwise
  * a positive errno value, with a one-line reason in 'error' (OKO_ERROR_MAX
  * bytes) and 'prog' left empty.  Never reads outside 'elf'. */
-int oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
-                         char error[OKO_ERROR_MAX]);
+int oko_program_load_elf(const void *elf, size_t size,
+                         struct oko_program *prog, char error[OKO_ERROR_MAX]);
 
 void oko_program_destroy(struct oko_program *);
 

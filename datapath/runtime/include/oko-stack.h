@@ -51,7 +51,8 @@
 #define OKO_STACK_ABOVE_TOP 64
 
 /* The calling thread's stack top, or NULL before oko_stack_create(). */
-extern __thread void *oko_stack_thread_top __attribute__((tls_model("initial-exec")));
+extern __thread void *oko_stack_thread_top
+    __attribute__((tls_model("initial-exec")));
 
 /* Maps the calling thread's region; returns its stack top, or NULL if the
  * mapping failed (out of memory or address space). */
@@ -70,6 +71,7 @@ oko_stack_top(void)
 /* Where the calling thread's region lies (for tests): its first byte and
  * size, and the stack page's (r10 is OKO_STACK_ABOVE_TOP below its end).
  * Returns 0 if the thread has none. */
-int oko_stack_region(uintptr_t *start, size_t *size, uintptr_t *page, size_t *page_size);
+int oko_stack_region(uintptr_t *start, size_t *size, uintptr_t *page,
+                     size_t *page_size);
 
 #endif /* oko-stack.h */

@@ -28,10 +28,13 @@
 #include <stdint.h>
 #include "oko-program.h"
 
-#define OKO_MAX_PKT_LEN 65535           /* largest len a program runs with (oko-filter.h) */
-#define OKO_VERIFY_BUDGET 1000000       /* steps: instructions explored plus the cost
-                                         * of comparing states where paths join */
-#define OKO_MAX_MIN_LEN (1 << 24)       /* largest oko_verify_options.min_len */
+/* The largest len a program runs with (oko-filter.h). */
+#define OKO_MAX_PKT_LEN 65535
+/* Steps: instructions explored plus the cost of comparing states where
+ * paths join. */
+#define OKO_VERIFY_BUDGET 1000000
+/* The largest oko_verify_options.min_len. */
+#define OKO_MAX_MIN_LEN (1 << 24)
 
 struct oko_verify_options {
     /* The packet is known to be at least this long (0 for filters: the
@@ -46,13 +49,18 @@ struct oko_verify_options {
 };
 
 struct oko_verify_stats {
-    size_t explored;                    /* instructions explored over all paths */
-    size_t pruned;                      /* paths cut short by an equivalent state */
+    /* instructions explored over all paths */
+    size_t explored;
+    /* paths cut short by an equivalent state */
+    size_t pruned;
     size_t stored;                      /* states remembered for pruning */
     size_t stored_bytes;                /* their memory (at most 16 MiB) */
-    size_t compared;                    /* stored states compared with a new one */
-    size_t compare_cost;                /* charged to the budget: 1 + spilled slots / 8 each */
-    size_t narrowed;                    /* copies narrowed with a register (1 step each) */
+    /* stored states compared with a new one */
+    size_t compared;
+    /* charged to the budget: 1 + spilled slots / 8 each */
+    size_t compare_cost;
+    /* copies narrowed with a register (1 step each) */
+    size_t narrowed;
     size_t max_pending;                 /* most branches waiting at once */
 };
 
@@ -60,7 +68,8 @@ struct oko_verify_stats {
  * otherwise EINVAL with "insn N: reason" in 'error' (OKO_ERROR_MAX bytes),
  * or ENOMEM.  'opts' and 'stats' may be NULL.  Never crashes or hangs on any
  * input. */
-int oko_verify(const struct oko_program *prog, const struct oko_verify_options *opts,
+int oko_verify(const struct oko_program *prog,
+               const struct oko_verify_options *opts,
                struct oko_verify_stats *stats, char error[OKO_ERROR_MAX]);
 
 #endif /* oko-verifier.h */

@@ -24,8 +24,10 @@
 
 struct oko_arena_chunk {
     struct oko_arena_chunk *next;
-    size_t size;                        /* bytes mapped, this header included */
-    size_t free_offset;                 /* next free byte, from the chunk's start */
+    /* bytes mapped, this header included */
+    size_t size;
+    /* next free byte, from the chunk's start */
+    size_t free_offset;
 };
 
 #define ALIGN alignof(max_align_t)
@@ -52,8 +54,10 @@ oko_arena_alloc(struct oko_arena *arena, size_t size)
     struct oko_arena_chunk *c = arena->chunks;
     if (!c || c->size - c->free_offset < size) {
         size_t header = ROUND_UP(sizeof *c);
-        size_t bytes = size > CHUNK_BYTES - header ? header + size : CHUNK_BYTES;
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        size_t bytes
+            = size > CHUNK_BYTES - header ? header + size : CHUNK_BYTES;
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) {
             return NULL;
         }

@@ -34,27 +34,34 @@ struct name_code {
 };
 
 static const struct name_code alu_ops[] = {
-    { "add", 0x00 }, { "sub", 0x10 }, { "mul", 0x20 }, { "div", 0x30 }, { "or", 0x40 },
-    { "and", 0x50 }, { "lsh", 0x60 }, { "rsh", 0x70 }, { "neg", 0x80 }, { "mod", 0x90 },
-    { "xor", 0xa0 }, { "mov", 0xb0 }, { "arsh", 0xc0 },
+    { "add", 0x00 }, { "sub", 0x10 }, { "mul", 0x20 }, { "div", 0x30 },
+    { "or", 0x40 }, { "and", 0x50 }, { "lsh", 0x60 }, { "rsh", 0x70 },
+    { "neg", 0x80 }, { "mod", 0x90 }, { "xor", 0xa0 }, { "mov", 0xb0 },
+    { "arsh", 0xc0 },
     { "sdiv", 0x130 }, { "smod", 0x190 },           /* 0x100: off = 1 */
     { NULL, 0 },
 };
 
 static const struct name_code jmp_ops[] = {
-    { "ja", 0x00 }, { "jeq", 0x10 }, { "jgt", 0x20 }, { "jge", 0x30 }, { "jset", 0x40 },
-    { "jne", 0x50 }, { "jsgt", 0x60 }, { "jsge", 0x70 }, { "jlt", 0xa0 }, { "jle", 0xb0 },
-    { "jslt", 0xc0 }, { "jsle", 0xd0 },
+    { "ja", 0x00 },   { "jeq", 0x10 }, { "jgt", 0x20 },  { "jge", 0x30 },
+    { "jset", 0x40 }, { "jne", 0x50 }, { "jsgt", 0x60 }, { "jsge", 0x70 },
+    { "jlt", 0xa0 },  { "jle", 0xb0 }, { "jslt", 0xc0 }, { "jsle", 0xd0 },
     { NULL, 0 },
 };
 
 static const struct name_code sizes[] = {
-    { "b", SIZE_B }, { "h", SIZE_H }, { "w", SIZE_W }, { "dw", SIZE_DW }, { NULL, 0 },
+    { "b", SIZE_B },   { "h", SIZE_H }, { "w", SIZE_W },
+    { "dw", SIZE_DW }, { NULL, 0 },
 };
 
 static const struct name_code atomic_ops[] = {
-    { "add", ATOMIC_ADD }, { "or", ATOMIC_OR }, { "and", ATOMIC_AND }, { "xor", ATOMIC_XOR },
-    { "xchg", ATOMIC_XCHG }, { "cmpxchg", ATOMIC_CMPXCHG }, { NULL, 0 },
+    { "add", ATOMIC_ADD },
+    { "or", ATOMIC_OR },
+    { "and", ATOMIC_AND },
+    { "xor", ATOMIC_XOR },
+    { "xchg", ATOMIC_XCHG },
+    { "cmpxchg", ATOMIC_CMPXCHG },
+    { NULL, 0 },
 };
 
 static const char *const map_types[] = {
@@ -87,8 +94,8 @@ struct assembler {
     bool emit;                          /* second pass */
 };
 
-static int
-aerr(struct assembler *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int aerr(struct assembler *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 static int
 aerr(struct assembler *a, const char *fmt, ...)
@@ -130,7 +137,7 @@ split_operands(char *s, char *ops[3])
     }
     for (int i = 0; i < n; i++) {
         char *end = ops[i] + strlen(ops[i]);
-        while (end > ops[i] && isspace((unsigned char) end[-1])) {
+        while (end > ops[i] && isspace((unsigned char) *(end - 1))) {
             *--end = '\0';
         }
     }
@@ -208,7 +215,7 @@ parse_mem(struct assembler *a, char *s, int *reg, int16_t *off)
     }
     char *r = skip_space(s + 1);
     char *end = r + strlen(r);
-    while (end > r && isspace((unsigned char) end[-1])) {
+    while (end > r && isspace((unsigned char) *(end - 1))) {
         *--end = '\0';
     }
     if (!parse_reg(r, reg)) {
@@ -219,7 +226,8 @@ parse_mem(struct assembler *a, char *s, int *reg, int16_t *off)
 }
 
 static int
-emit(struct assembler *a, uint8_t opcode, int dst, int src, int16_t off, int32_t imm)
+emit(struct assembler *a, uint8_t opcode, int dst, int src, int16_t off,
+     int32_t imm)
 {
     if (a->pc >= OKO_MAX_INSNS) {
         return aerr(a, "more than %d instructions", OKO_MAX_INSNS);
@@ -277,9 +285,11 @@ parse_map_directive(struct assembler *a, char *s)
 {
     char name[OKO_MAP_NAME_MAX], type[32];
     unsigned key, value, max, flags = 0;
-    int n = sscanf(s, "%63s %31s %u %u %u %u", name, type, &key, &value, &max, &flags);
+    int n = sscanf(s, "%63s %31s %u %u %u %u", name, type, &key, &value, &max,
+                   &flags);
     if (n < 5) {
-        return aerr(a, ".map NAME TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES [FLAGS]");
+        return aerr(a,
+                    ".map NAME TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES [FLAGS]");
     }
     if (a->emit) {
         return 0;
@@ -298,7 +308,8 @@ parse_map_directive(struct assembler *a, char *s)
         return aerr(a, "unknown map type '%s'", type);
     }
     if (!d->type) {
-        d->type = strtoul(type, NULL, 0);     /* a number: for tests of bad types */
+        /* a number: for tests of bad types */
+        d->type = strtoul(type, NULL, 0);
     }
     snprintf(d->name, sizeof d->name, "%s", name);
     d->key_size = key;
@@ -339,10 +350,13 @@ assemble_line(struct assembler *a, char *s)
     if (!strncmp(s, ".insn", 5) && isspace((unsigned char) s[5])) {
         /* A raw instruction: opcode dst src off imm. */
         long opcode, dst, src, off, imm;
-        if (sscanf(s + 6, "%li %li %li %li %li", &opcode, &dst, &src, &off, &imm) != 5
-            || opcode < 0 || opcode > 255 || dst < 0 || dst > 15 || src < 0 || src > 15
-            || off < INT16_MIN || off > INT16_MAX) {
-            return aerr(a, ".insn OPCODE DST SRC OFF IMM (DST and SRC 0 to 15)");
+        if (sscanf(s + 6, "%li %li %li %li %li", &opcode, &dst, &src, &off,
+                   &imm)
+                != 5
+            || opcode < 0 || opcode > 255 || dst < 0 || dst > 15 || src < 0
+            || src > 15 || off < INT16_MIN || off > INT16_MAX) {
+            return aerr(a,
+                        ".insn OPCODE DST SRC OFF IMM (DST and SRC 0 to 15)");
         }
         return emit(a, opcode, dst, src, off, (int32_t) imm);
     }
@@ -353,7 +367,8 @@ assemble_line(struct assembler *a, char *s)
     if (colon && colon < s + word + 1 && !*skip_space(colon + 1)) {
         *colon = '\0';
         if (!a->emit) {
-            if (a->n_labels == MAX_LABELS || strlen(s) >= sizeof a->labels[0].name) {
+            if (a->n_labels == MAX_LABELS
+                || strlen(s) >= sizeof a->labels[0].name) {
                 return aerr(a, "too many labels or label too long");
             }
             for (size_t i = 0; i < a->n_labels; i++) {
@@ -361,7 +376,8 @@ assemble_line(struct assembler *a, char *s)
                     return aerr(a, "label '%s' defined twice", s);
                 }
             }
-            snprintf(a->labels[a->n_labels].name, sizeof a->labels[0].name, "%s", s);
+            snprintf(a->labels[a->n_labels].name, sizeof a->labels[0].name,
+                     "%s", s);
             a->labels[a->n_labels++].pc = a->pc;
         }
         return 0;
@@ -377,7 +393,8 @@ assemble_line(struct assembler *a, char *s)
 
     if (!strcmp(mnemonic, "lock")) {
         rest = skip_space(rest);
-        bool fetch = !strncmp(rest, "fetch", 5) && isspace((unsigned char) rest[5]);
+        bool fetch
+            = !strncmp(rest, "fetch", 5) && isspace((unsigned char) rest[5]);
         if (fetch) {
             rest = skip_space(rest + 5);
         }
@@ -392,18 +409,22 @@ assemble_line(struct assembler *a, char *s)
         }
         int n = split_operands(rest + w, ops), dst, src;
         int16_t off;
-        if ((err = expect_operands(a, "lock", n, 2)) || (err = parse_mem(a, ops[0], &dst, &off))) {
+        if ((err = expect_operands(a, "lock", n, 2))
+            || (err = parse_mem(a, ops[0], &dst, &off))) {
             return err;
         }
         if (!parse_reg(ops[1], &src)) {
             return aerr(a, "'%s' is not a register", ops[1]);
         }
-        return emit(a, CLASS_STX | MODE_ATOMIC | (is32 ? SIZE_W : SIZE_DW), dst, src, off, op);
+        return emit(a, CLASS_STX | MODE_ATOMIC | (is32 ? SIZE_W : SIZE_DW),
+                    dst, src, off, op);
     }
 
     int n = split_operands(rest, ops);
     if (!strcmp(mnemonic, "exit")) {
-        return (err = expect_operands(a, mnemonic, n, 0)) ? err : emit(a, 0x95, 0, 0, 0, 0);
+        return (err = expect_operands(a, mnemonic, n, 0))
+                   ? err
+                   : emit(a, 0x95, 0, 0, 0, 0);
     }
     if (!strcmp(mnemonic, "call")) {
         int reg;
@@ -411,7 +432,8 @@ assemble_line(struct assembler *a, char *s)
         if ((err = expect_operands(a, mnemonic, n, 1))) {
             return err;
         }
-        if (!strncmp(ops[0], "local", 5) && isspace((unsigned char) ops[0][5])) {
+        if (!strncmp(ops[0], "local", 5)
+            && isspace((unsigned char) ops[0][5])) {
             int32_t delta;
             return (err = parse_target(a, skip_space(ops[0] + 5), &delta))
                    ? err : emit(a, 0x85, 0, 1, 0, delta);
@@ -419,7 +441,9 @@ assemble_line(struct assembler *a, char *s)
         if (parse_reg(ops[0], &reg)) {
             return emit(a, 0x8d, reg, 0, 0, 0);
         }
-        return (err = parse_imm32(a, ops[0], &imm)) ? err : emit(a, 0x85, 0, 0, 0, imm);
+        return (err = parse_imm32(a, ops[0], &imm))
+                   ? err
+                   : emit(a, 0x85, 0, 0, 0, imm);
     }
     if (!strcmp(mnemonic, "lddw")) {
         int dst;
@@ -438,7 +462,8 @@ assemble_line(struct assembler *a, char *s)
                     return emit(a, 0, 0, 0, 0, 0);
                 }
             }
-            return aerr(a, "unknown map '%s' (declare it with .map first)", name);
+            return aerr(a, "unknown map '%s' (declare it with .map first)",
+                        name);
         }
         if (!parse_number(ops[1], &v)) {
             return aerr(a, "'%s' is not a number", ops[1]);
@@ -467,8 +492,9 @@ assemble_line(struct assembler *a, char *s)
             return aerr(a, "'%s' is not a register", ops[0]);
         }
         uint8_t opcode = mnemonic[0] == 'l' ? CLASS_ALU | OP_END
-                         : mnemonic[0] == 'b' && mnemonic[1] == 'e' ? CLASS_ALU | OP_END | SRC_X
-                         : CLASS_ALU64 | OP_END;
+                         : mnemonic[0] == 'b' && mnemonic[1] == 'e'
+                             ? CLASS_ALU | OP_END | SRC_X
+                             : CLASS_ALU64 | OP_END;
         return emit(a, opcode, dst, 0, 0, width);
     }
 
@@ -488,7 +514,8 @@ assemble_line(struct assembler *a, char *s)
         if (!parse_reg(ops[0], &dst) || !parse_reg(ops[1], &src)) {
             return aerr(a, "%s takes two registers", mnemonic);
         }
-        return emit(a, (suffix32 ? CLASS_ALU : CLASS_ALU64) | 0xb0 | SRC_X, dst, src, from, 0);
+        return emit(a, (suffix32 ? CLASS_ALU : CLASS_ALU64) | 0xb0 | SRC_X,
+                    dst, src, from, 0);
     }
 
     /* ALU. */
@@ -518,7 +545,9 @@ assemble_line(struct assembler *a, char *s)
             return emit(a, cls | op | SRC_X, dst, src, off, 0);
         }
         int32_t imm;
-        return (err = parse_imm32(a, ops[1], &imm)) ? err : emit(a, cls | op, dst, 0, off, imm);
+        return (err = parse_imm32(a, ops[1], &imm))
+                   ? err
+                   : emit(a, cls | op, dst, 0, off, imm);
     }
 
     /* Jumps. */
@@ -556,7 +585,9 @@ assemble_line(struct assembler *a, char *s)
             return emit(a, cls | op | SRC_X, dst, src, delta, 0);
         }
         int32_t imm;
-        return (err = parse_imm32(a, ops[1], &imm)) ? err : emit(a, cls | op, dst, 0, delta, imm);
+        return (err = parse_imm32(a, ops[1], &imm))
+                   ? err
+                   : emit(a, cls | op, dst, 0, delta, imm);
     }
 
     /* Loads and stores. */
@@ -577,7 +608,8 @@ assemble_line(struct assembler *a, char *s)
         if ((err = parse_mem(a, ops[1], &src, &off))) {
             return err;
         }
-        return emit(a, CLASS_LDX | (sx ? MODE_MEMSX : MODE_MEM) | size, dst, src, off, 0);
+        return emit(a, CLASS_LDX | (sx ? MODE_MEMSX : MODE_MEM) | size, dst,
+                    src, off, 0);
     }
     if (!strncmp(mnemonic, "st", 2)) {
         bool x = mnemonic[2] == 'x';
@@ -587,7 +619,8 @@ assemble_line(struct assembler *a, char *s)
         if (size < 0) {
             return aerr(a, "unknown instruction '%s'", mnemonic);
         }
-        if ((err = expect_operands(a, mnemonic, n, 2)) || (err = parse_mem(a, ops[0], &dst, &off))) {
+        if ((err = expect_operands(a, mnemonic, n, 2))
+            || (err = parse_mem(a, ops[0], &dst, &off))) {
             return err;
         }
         if (x) {
@@ -671,7 +704,8 @@ name_of(const struct name_code *table, int code)
 }
 
 int
-oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf, size_t size)
+oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf,
+                size_t size)
 {
     const struct oko_insn *insn = &prog->insns[pc];
     int cls = insn->opcode & 0x07;
@@ -685,7 +719,10 @@ oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf, size_t siz
         const char *suffix = cls == CLASS_ALU ? "32" : "";
         if (op == OP_END) {
             snprintf(buf, size, "%s%d %%r%d",
-                     cls == CLASS_ALU64 ? "bswap" : x ? "be" : "le", insn->imm, insn->dst);
+                     cls == CLASS_ALU64 ? "bswap"
+                     : x                ? "be"
+                                        : "le",
+                     insn->imm, insn->dst);
             return 1;
         }
         if (op == 0xb0 && x && insn->off) {
@@ -693,17 +730,23 @@ oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf, size_t siz
                      cls == CLASS_ALU ? "32" : "64", insn->dst, insn->src);
             return 1;
         }
-        const char *name = name_of(alu_ops, op | (insn->off == 1 && (op == 0x30 || op == 0x90)
-                                                  ? 0x100 : 0));
+        const char *name
+            = name_of(alu_ops,
+                      op
+                          | (insn->off == 1 && (op == 0x30 || op == 0x90)
+                                 ? 0x100
+                                 : 0));
         if (!name) {
             break;
         }
         if (op == 0x80) {
             snprintf(buf, size, "%s%s %%r%d", name, suffix, insn->dst);
         } else if (x) {
-            snprintf(buf, size, "%s%s %%r%d, %%r%d", name, suffix, insn->dst, insn->src);
+            snprintf(buf, size, "%s%s %%r%d, %%r%d", name, suffix, insn->dst,
+                     insn->src);
         } else {
-            snprintf(buf, size, "%s%s %%r%d, %d", name, suffix, insn->dst, insn->imm);
+            snprintf(buf, size, "%s%s %%r%d, %d", name, suffix, insn->dst,
+                     insn->imm);
         }
         return 1;
     }
@@ -731,13 +774,14 @@ oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf, size_t siz
         int delta = cls == CLASS_JMP32 && op == OP_JA ? insn->imm : insn->off;
         long target = (long) pc + 1 + delta;
         if (op == OP_JA) {
-            snprintf(buf, size, "%s%s %+d  # -> %ld", name, suffix, delta, target);
+            snprintf(buf, size, "%s%s %+d  # -> %ld", name, suffix, delta,
+                     target);
         } else if (x) {
-            snprintf(buf, size, "%s%s %%r%d, %%r%d, %+d  # -> %ld", name, suffix, insn->dst,
-                     insn->src, delta, target);
+            snprintf(buf, size, "%s%s %%r%d, %%r%d, %+d  # -> %ld", name,
+                     suffix, insn->dst, insn->src, delta, target);
         } else {
-            snprintf(buf, size, "%s%s %%r%d, %d, %+d  # -> %ld", name, suffix, insn->dst,
-                     insn->imm, delta, target);
+            snprintf(buf, size, "%s%s %%r%d, %d, %+d  # -> %ld", name, suffix,
+                     insn->dst, insn->imm, delta, target);
         }
         return 1;
     }
@@ -747,19 +791,22 @@ oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf, size_t siz
         }
         if (insn->src == OKO_PSEUDO_MAP_INDEX && insn->imm >= 0
             && (size_t) insn->imm < prog->n_maps) {
-            snprintf(buf, size, "lddw %%r%d, map %s", insn->dst, prog->maps[insn->imm].name);
+            snprintf(buf, size, "lddw %%r%d, map %s", insn->dst,
+                     prog->maps[insn->imm].name);
         } else {
             snprintf(buf, size, "lddw %%r%d, 0x%" PRIx64, insn->dst,
-                     (uint64_t) (uint32_t) insn->imm | (uint64_t) (uint32_t) insn[1].imm << 32);
+                     (uint64_t) (uint32_t) insn->imm
+                         | (uint64_t) (uint32_t) insn[1].imm << 32);
         }
         return 2;
     case CLASS_LDX:
         snprintf(buf, size, "ldx%s%s %%r%d, [%%r%d%+d]",
-                 (insn->opcode & 0xe0) == MODE_MEMSX ? "s" : "", sz, insn->dst, insn->src,
-                 insn->off);
+                 (insn->opcode & 0xe0) == MODE_MEMSX ? "s" : "", sz, insn->dst,
+                 insn->src, insn->off);
         return 1;
     case CLASS_ST:
-        snprintf(buf, size, "st%s [%%r%d%+d], %d", sz, insn->dst, insn->off, insn->imm);
+        snprintf(buf, size, "st%s [%%r%d%+d], %d", sz, insn->dst, insn->off,
+                 insn->imm);
         return 1;
     case CLASS_STX:
         if ((insn->opcode & 0xe0) == MODE_ATOMIC) {
@@ -769,15 +816,17 @@ oko_disasm_insn(const struct oko_program *prog, size_t pc, char *buf, size_t siz
             }
             bool fetch = (insn->imm & ATOMIC_FETCH) && insn->imm != ATOMIC_XCHG
                          && insn->imm != ATOMIC_CMPXCHG;
-            snprintf(buf, size, "lock %s%s%s [%%r%d%+d], %%r%d", fetch ? "fetch " : "",
-                     name ? name : "?", (insn->opcode & 0x18) == SIZE_W ? "32" : "",
-                     insn->dst, insn->off, insn->src);
+            snprintf(buf, size, "lock %s%s%s [%%r%d%+d], %%r%d",
+                     fetch ? "fetch " : "", name ? name : "?",
+                     (insn->opcode & 0x18) == SIZE_W ? "32" : "", insn->dst,
+                     insn->off, insn->src);
             return 1;
         }
-        snprintf(buf, size, "stx%s [%%r%d%+d], %%r%d", sz, insn->dst, insn->off, insn->src);
+        snprintf(buf, size, "stx%s [%%r%d%+d], %%r%d", sz, insn->dst,
+                 insn->off, insn->src);
         return 1;
     }
-    snprintf(buf, size, ".insn 0x%02x %d %d %d %d  # unknown", insn->opcode, insn->dst,
-             insn->src, insn->off, insn->imm);
+    snprintf(buf, size, ".insn 0x%02x %d %d %d %d  # unknown", insn->opcode,
+             insn->dst, insn->src, insn->off, insn->imm);
     return 1;
 }

@@ -61,8 +61,8 @@ struct checked {
     uint32_t n_values;
 };
 
-static int
-trap(struct checked *c, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int trap(struct checked *c, int pc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static int
 trap(struct checked *c, int pc, const char *fmt, ...)
@@ -77,7 +77,10 @@ trap(struct checked *c, int pc, const char *fmt, ...)
 static int
 size_bytes(int size_bits)
 {
-    return size_bits == SIZE_B ? 1 : size_bits == SIZE_H ? 2 : size_bits == SIZE_W ? 4 : 8;
+    return size_bits == SIZE_B   ? 1
+           : size_bits == SIZE_H ? 2
+           : size_bits == SIZE_W ? 4
+                                 : 8;
 }
 
 /* The region [start, start + size) of 'tag', or false. */
@@ -111,19 +114,21 @@ tag_name(uint32_t tag)
 
 /* Checks an access of 'size' bytes at reg[regno] + off. */
 static int
-check_access(struct checked *c, int pc, int regno, int16_t off, int size, bool write,
-             uintptr_t *addr)
+check_access(struct checked *c, int pc, int regno, int16_t off, int size,
+             bool write, uintptr_t *addr)
 {
     struct region r;
     uint32_t tag = c->tag[regno];
     *addr = (uintptr_t) (c->reg[regno] + (uint64_t) (int64_t) off);
     if (!region_of(c, tag, &r)) {
-        return trap(c, pc, "%s through r%d, which holds %s", write ? "write" : "read",
-                    regno, tag_name(tag));
+        return trap(c, pc, "%s through r%d, which holds %s",
+                    write ? "write" : "read", regno, tag_name(tag));
     }
-    if (*addr < r.start || *addr - r.start > r.size || size > r.size - (*addr - r.start)) {
-        return trap(c, pc, "%d-byte %s at offset %lld of %s of %llu bytes", size,
-                    write ? "write" : "read", (long long) (*addr - r.start), tag_name(tag),
+    if (*addr < r.start || *addr - r.start > r.size
+        || size > r.size - (*addr - r.start)) {
+        return trap(c, pc, "%d-byte %s at offset %lld of %s of %llu bytes",
+                    size, write ? "write" : "read",
+                    (long long) (*addr - r.start), tag_name(tag),
                     (unsigned long long) r.size);
     }
     if (write && tag == OBJ_PACKET) {
@@ -137,12 +142,15 @@ static uint32_t *
 stack_tags(struct checked *c, uintptr_t addr)
 {
     uintptr_t base = (uintptr_t) c->stack;
-    return addr >= base && addr < base + sizeof c->stack ? &c->stack_tag[addr - base] : NULL;
+    return addr >= base && addr < base + sizeof c->stack
+               ? &c->stack_tag[addr - base]
+               : NULL;
 }
 
 /* Checks that [addr, addr + size) holds no pointer byte. */
 static int
-check_no_pointer(struct checked *c, int pc, uintptr_t addr, uint64_t size, const char *what)
+check_no_pointer(struct checked *c, int pc, uintptr_t addr, uint64_t size,
+                 const char *what)
 {
     uint32_t *tags = stack_tags(c, addr);
     for (uint64_t i = 0; tags && i < size; i++) {
@@ -163,13 +171,17 @@ alu_tag(int op, bool is64, uint32_t dst, uint32_t src)
         return OBJ_NUMBER;
     }
     if (is64 && op == 0x00 && (dst == OBJ_NUMBER || src == OBJ_NUMBER)) {
-        return dst == OBJ_NUMBER ? src : dst;               /* pointer + number */
+        /* pointer + number */
+        return dst == OBJ_NUMBER ? src : dst;
     }
     if (is64 && op == 0x10 && src == OBJ_NUMBER) {
-        return dst;                                         /* pointer - number */
+        /* pointer - number */
+        return dst;
     }
-    if (is64 && op == 0x10 && dst == src && dst >= OBJ_PACKET && dst != OBJ_MAP) {
-        return OBJ_NUMBER;                                  /* within one object */
+    if (is64 && op == 0x10 && dst == src && dst >= OBJ_PACKET
+        && dst != OBJ_MAP) {
+        /* within one object */
+        return OBJ_NUMBER;
     }
     return OBJ_MIXED;
 }
@@ -184,9 +196,11 @@ check_mem_arg(struct checked *c, int pc, int regno, uint64_t size)
     if (!size) {
         return 0;
     }
-    if (!region_of(c, c->tag[regno], &r) || addr < r.start || addr - r.start > r.size
-        || size > r.size - (addr - r.start)) {
-        return trap(c, pc, "helper argument r%d (%s) does not point to %llu bytes of its object",
+    if (!region_of(c, c->tag[regno], &r) || addr < r.start
+        || addr - r.start > r.size || size > r.size - (addr - r.start)) {
+        return trap(c, pc,
+                    "helper argument r%d (%s) does not point to %llu bytes of "
+                    "its object",
                     regno, tag_name(c->tag[regno]), (unsigned long long) size);
     }
     return check_no_pointer(c, pc, addr, size, "a helper's data argument");
@@ -206,9 +220,11 @@ do_call(struct checked *c, int pc, const struct oko_insn *insn)
         switch (proto->args[i]) {
         case OKO_ARG_MAP:
             if (c->tag[regno] != OBJ_MAP) {
-                return trap(c, pc, "map argument r%d holds %s", regno, tag_name(c->tag[regno]));
+                return trap(c, pc, "map argument r%d holds %s", regno,
+                            tag_name(c->tag[regno]));
             }
-            decl = oko_map_get_decl((struct oko_map *) (uintptr_t) c->reg[regno]);
+            decl = oko_map_get_decl(
+                (struct oko_map *) (uintptr_t) c->reg[regno]);
             break;
         case OKO_ARG_KEY:
             err = check_mem_arg(c, pc, regno, decl->key_size);
@@ -218,13 +234,15 @@ do_call(struct checked *c, int pc, const struct oko_insn *insn)
             break;
         case OKO_ARG_MEM_SIZE:
             if (c->tag[regno] != OBJ_NUMBER) {
-                return trap(c, pc, "size argument r%d holds %s", regno, tag_name(c->tag[regno]));
+                return trap(c, pc, "size argument r%d holds %s", regno,
+                            tag_name(c->tag[regno]));
             }
             err = check_mem_arg(c, pc, regno - 1, c->reg[regno]);
             break;
         case OKO_ARG_SCALAR:
             if (c->tag[regno] != OBJ_NUMBER) {
-                return trap(c, pc, "number argument r%d holds %s", regno, tag_name(c->tag[regno]));
+                return trap(c, pc, "number argument r%d holds %s", regno,
+                            tag_name(c->tag[regno]));
             }
             break;
         case OKO_ARG_MEM:
@@ -235,10 +253,11 @@ do_call(struct checked *c, int pc, const struct oko_insn *insn)
             return err;
         }
     }
-    uint64_t r0 = oko_helper_table[insn->imm](c->reg[1], c->reg[2], c->reg[3], c->reg[4],
-                                              c->reg[5]);
+    uint64_t r0 = oko_helper_table[insn->imm](c->reg[1], c->reg[2], c->reg[3],
+                                              c->reg[4], c->reg[5]);
     for (int r = 1; r <= 5; r++) {
-        c->tag[r] = OBJ_NUMBER;             /* clobbered: the verifier forgets them */
+        /* clobbered: the verifier forgets them */
+        c->tag[r] = OBJ_NUMBER;
         c->reg[r] = 0xdead0000 + r;
     }
     c->reg[0] = r0;
@@ -247,15 +266,16 @@ do_call(struct checked *c, int pc, const struct oko_insn *insn)
         if (c->n_values == MAX_VALUES) {
             return trap(c, pc, "more lookups than instructions");
         }
-        c->values[c->n_values] = (struct region) { (uintptr_t) r0, decl->value_size };
+        c->values[c->n_values]
+            = (struct region){ (uintptr_t) r0, decl->value_size };
         c->tag[0] = OBJ_VALUE + c->n_values++;
     }
     return 0;
 }
 
 static int
-run(struct checked *c, const struct oko_program *prog, struct oko_map *const maps[],
-    const uint8_t *explored, uint64_t *r0)
+run(struct checked *c, const struct oko_program *prog,
+    struct oko_map *const maps[], const uint8_t *explored, uint64_t *r0)
 {
     for (size_t pc = 0; pc < prog->n_insns; pc++) {
         const struct oko_insn *insn = &c->insns[pc];
@@ -265,7 +285,8 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
         int err = 0;
 
         if (explored && !explored[pc]) {
-            return trap(c, pc, "runs an instruction the verifier never explored");
+            return trap(c, pc,
+                        "runs an instruction the verifier never explored");
         }
         switch (cls) {
         case CLASS_ALU:
@@ -273,18 +294,21 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
             bool is64 = cls == CLASS_ALU64;
             uint32_t *dtag = &c->tag[insn->dst];
             if (op == OP_END) {
-                c->reg[insn->dst] = oko_isa_endian(is64 || (insn->opcode & SRC_X), insn->imm,
-                                                   c->reg[insn->dst]);
+                c->reg[insn->dst]
+                    = oko_isa_endian(is64 || (insn->opcode & SRC_X), insn->imm,
+                                     c->reg[insn->dst]);
                 *dtag = *dtag == OBJ_NUMBER ? OBJ_NUMBER : OBJ_MIXED;
                 break;
             }
             bool x = insn->opcode & SRC_X;
-            uint64_t src = x ? c->reg[insn->src] : (uint64_t) (int64_t) insn->imm;
+            uint64_t src
+                = x ? c->reg[insn->src] : (uint64_t) (int64_t) insn->imm;
             uint32_t stag = x ? c->tag[insn->src] : OBJ_NUMBER;
             if (op == 0x80) {
                 stag = OBJ_NUMBER;
             }
-            c->reg[insn->dst] = oko_isa_alu(op, insn->off, is64, c->reg[insn->dst], src);
+            c->reg[insn->dst]
+                = oko_isa_alu(op, insn->off, is64, c->reg[insn->dst], src);
             *dtag = op == 0xb0 && insn->off ? (stag ? OBJ_MIXED : OBJ_NUMBER)
                                             : alu_tag(op, is64, *dtag, stag);
             break;
@@ -293,7 +317,8 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
         case CLASS_JMP32:
             if (op == OP_EXIT) {
                 if (c->tag[0] != OBJ_NUMBER) {
-                    return trap(c, pc, "r0 holds %s at exit", tag_name(c->tag[0]));
+                    return trap(c, pc, "r0 holds %s at exit",
+                                tag_name(c->tag[0]));
                 }
                 *r0 = c->reg[0];
                 return 0;
@@ -307,8 +332,9 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
                 break;
             }
             if (oko_isa_jump_taken(op, cls == CLASS_JMP, c->reg[insn->dst],
-                                   insn->opcode & SRC_X ? c->reg[insn->src]
-                                                        : (uint64_t) (int64_t) insn->imm)) {
+                                   insn->opcode & SRC_X
+                                       ? c->reg[insn->src]
+                                       : (uint64_t) (int64_t) insn->imm)) {
                 pc += insn->off;
             }
             break;
@@ -317,13 +343,15 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
                 c->reg[insn->dst] = (uintptr_t) maps[insn->imm];
                 c->tag[insn->dst] = OBJ_MAP;
             } else {
-                c->reg[insn->dst] = (uint32_t) insn->imm | (uint64_t) (uint32_t) insn[1].imm << 32;
+                c->reg[insn->dst] = (uint32_t) insn->imm
+                                    | (uint64_t) (uint32_t) insn[1].imm << 32;
                 c->tag[insn->dst] = OBJ_NUMBER;
             }
             pc++;
             break;
         case CLASS_LDX: {
-            err = check_access(c, pc, insn->src, insn->off, size, false, &addr);
+            err = check_access(c, pc, insn->src, insn->off, size, false,
+                               &addr);
             if (err) {
                 break;
             }
@@ -337,40 +365,48 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
             uint32_t *tags = stack_tags(c, addr);
             if (tags && tags[0] != OBJ_NUMBER) {
                 /* A spilled pointer comes back whole or not at all. */
-                bool whole = size == 8 && (addr - (uintptr_t) c->stack) % 8 == 0;
+                bool whole
+                    = size == 8 && (addr - (uintptr_t) c->stack) % 8 == 0;
                 for (int i = 1; whole && i < 8; i++) {
                     whole = tags[i] == tags[0];
                 }
                 if (!whole) {
-                    return trap(c, pc, "reads part of %s spilled on the stack", tag_name(tags[0]));
+                    return trap(c, pc, "reads part of %s spilled on the stack",
+                                tag_name(tags[0]));
                 }
                 c->tag[insn->dst] = tags[0];
             } else {
-                err = check_no_pointer(c, pc, addr, size, "the stack bytes read");
+                err = check_no_pointer(c, pc, addr, size,
+                                       "the stack bytes read");
             }
             break;
         }
         case CLASS_ST:
         case CLASS_STX: {
-            bool atomic = cls == CLASS_STX && (insn->opcode & 0xe0) == MODE_ATOMIC;
+            bool atomic
+                = cls == CLASS_STX && (insn->opcode & 0xe0) == MODE_ATOMIC;
             uint32_t stag = cls == CLASS_STX ? c->tag[insn->src] : OBJ_NUMBER;
-            uint64_t value = cls == CLASS_STX ? c->reg[insn->src] : (uint64_t) (int64_t) insn->imm;
+            uint64_t value = cls == CLASS_STX ? c->reg[insn->src]
+                                              : (uint64_t) (int64_t) insn->imm;
             err = check_access(c, pc, insn->dst, insn->off, size, true, &addr);
             if (err) {
                 break;
             }
             if (stag != OBJ_NUMBER && (atomic || !stack_tags(c, addr))) {
                 return trap(c, pc, "stores %s %s", tag_name(stag),
-                            atomic ? "with an atomic operation" : "outside the stack");
+                            atomic ? "with an atomic operation"
+                                   : "outside the stack");
             }
             uint32_t *tags = stack_tags(c, addr);
             if (atomic) {
-                err = check_no_pointer(c, pc, addr, size, "the atomic operation's target");
+                err = check_no_pointer(c, pc, addr, size,
+                                       "the atomic operation's target");
                 if (err) {
                     break;
                 }
                 if ((insn->imm == ATOMIC_CMPXCHG && c->tag[0] != OBJ_NUMBER)) {
-                    return trap(c, pc, "cmpxchg compares with %s", tag_name(c->tag[0]));
+                    return trap(c, pc, "cmpxchg compares with %s",
+                                tag_name(c->tag[0]));
                 }
                 oko_isa_atomic(insn, (void *) addr, c->reg);
                 break;
@@ -383,10 +419,13 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
                 /* Overwriting part of a spilled pointer leaves its other
                  * bytes as a number: only a whole 8-byte overwrite may. */
                 uintptr_t slot = (addr - (uintptr_t) c->stack) / 8 * 8;
-                uintptr_t end = (addr - (uintptr_t) c->stack + size + 7) / 8 * 8;
+                uintptr_t end
+                    = (addr - (uintptr_t) c->stack + size + 7) / 8 * 8;
                 for (uintptr_t b = slot; b < end; b++) {
                     if (c->stack_tag[b] != OBJ_NUMBER) {
-                        return trap(c, pc, "overwrites part of %s spilled on the stack",
+                        return trap(c, pc,
+                                    "overwrites part of %s spilled on the "
+                                    "stack",
                                     tag_name(c->stack_tag[b]));
                     }
                 }
@@ -405,10 +444,11 @@ run(struct checked *c, const struct oko_program *prog, struct oko_map *const map
 
 int
 oko_checked_run(const struct oko_program *prog, struct oko_map *const maps[],
-                const uint8_t *explored, const void *pkt, uint64_t len, uint64_t *r0,
-                char error[OKO_ERROR_MAX])
+                const uint8_t *explored, const void *pkt, uint64_t len,
+                uint64_t *r0, char error[OKO_ERROR_MAX])
 {
-    static __thread struct checked c;       /* large; the fuzzer runs one at a time */
+    /* large; the fuzzer runs one at a time */
+    static __thread struct checked c;
     memset(&c, 0, sizeof c);
     c.insns = prog->insns;
     c.origin = prog->origin;

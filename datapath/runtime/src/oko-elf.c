@@ -83,7 +83,8 @@ in_bounds(const struct elf_view *v, uint64_t offset, uint64_t length)
 static const char *
 string_at(const char *table, size_t table_size, uint64_t offset)
 {
-    if (offset >= table_size || !memchr(table + offset, '\0', table_size - offset)) {
+    if (offset >= table_size
+        || !memchr(table + offset, '\0', table_size - offset)) {
         return NULL;
     }
     return table + offset;
@@ -99,24 +100,33 @@ static int
 parse_headers(struct elf_view *v)
 {
     if (v->size < sizeof(Elf64_Ehdr)) {
-        return fail(v, "object of %zu bytes is too short for an ELF header", v->size);
+        return fail(v, "object of %zu bytes is too short for an ELF header",
+                    v->size);
     }
-    v->ehdr = (const Elf64_Ehdr *) (const void *) v->data;   /* aligned: see above */
+    /* aligned: see above */
+    v->ehdr = (const Elf64_Ehdr *) (const void *) v->data;
     const Elf64_Ehdr *eh = v->ehdr;
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG)) {
         return fail(v, "not an ELF object (bad magic)");
     }
-    if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) {
-        return fail(v, "not a little-endian ELF64 object (compile with clang -target bpf)");
+    if (eh->e_ident[EI_CLASS] != ELFCLASS64
+        || eh->e_ident[EI_DATA] != ELFDATA2LSB) {
+        return fail(v, "not a little-endian ELF64 object (compile with clang "
+                       "-target bpf)");
     }
     if (eh->e_machine != EM_BPF) {
-        return fail(v, "ELF machine %u is not BPF (%u)", eh->e_machine, EM_BPF);
+        return fail(v, "ELF machine %u is not BPF (%u)", eh->e_machine,
+                    EM_BPF);
     }
     if (eh->e_type != ET_REL) {
-        return fail(v, "ELF type %u is not a relocatable object (compile with -c)", eh->e_type);
+        return fail(v,
+                    "ELF type %u is not a relocatable object (compile with "
+                    "-c)",
+                    eh->e_type);
     }
     if (eh->e_shentsize != sizeof(Elf64_Shdr) || !eh->e_shnum
-        || !in_bounds(v, eh->e_shoff, (uint64_t) eh->e_shnum * sizeof(Elf64_Shdr))
+        || !in_bounds(v, eh->e_shoff,
+                      (uint64_t) eh->e_shnum * sizeof(Elf64_Shdr))
         || eh->e_shoff % _Alignof(Elf64_Shdr)) {
         return fail(v, "section header table out of the object");
     }
@@ -160,7 +170,9 @@ load_maps(struct elf_view *v, const Elf64_Shdr *maps, size_t maps_index,
           size_t strtab_size, struct oko_program *prog)
 {
     if (maps->sh_size % MAP_DEF_SIZE) {
-        return fail(v, "section %s: size %lu is not a multiple of the %zu-byte map declaration",
+        return fail(v,
+                    "section %s: size %lu is not a multiple of the %zu-byte "
+                    "map declaration",
                     MAPS_SECTION, (unsigned long) maps->sh_size, MAP_DEF_SIZE);
     }
     size_t n = maps->sh_size / MAP_DEF_SIZE;
@@ -181,11 +193,15 @@ load_maps(struct elf_view *v, const Elf64_Shdr *maps, size_t maps_index,
     }
     for (size_t s = 0; s < n_syms; s++) {
         const Elf64_Sym *sym = &syms[s];
-        if (sym->st_shndx != maps_index || ELF64_ST_TYPE(sym->st_info) == STT_SECTION) {
+        if (sym->st_shndx != maps_index
+            || ELF64_ST_TYPE(sym->st_info) == STT_SECTION) {
             continue;
         }
-        if (sym->st_value % MAP_DEF_SIZE || sym->st_value / MAP_DEF_SIZE >= n) {
-            return fail(v, "map symbol at offset %lu of %s does not start a map declaration",
+        if (sym->st_value % MAP_DEF_SIZE
+            || sym->st_value / MAP_DEF_SIZE >= n) {
+            return fail(v,
+                        "map symbol at offset %lu of %s does not start a map "
+                        "declaration",
                         (unsigned long) sym->st_value, MAPS_SECTION);
         }
         const char *name = string_at(strtab, strtab_size, sym->st_name);
@@ -193,7 +209,8 @@ load_maps(struct elf_view *v, const Elf64_Shdr *maps, size_t maps_index,
             return fail(v, "map at offset %lu has no usable name",
                         (unsigned long) sym->st_value);
         }
-        strcpy(prog->maps[sym->st_value / MAP_DEF_SIZE].name, name);
+        memcpy(prog->maps[sym->st_value / MAP_DEF_SIZE].name, name,
+               strlen(name) + 1);
     }
     for (size_t i = 0; i < n; i++) {
         if (!prog->maps[i].name[0]) {
@@ -208,26 +225,33 @@ load_maps(struct elf_view *v, const Elf64_Shdr *maps, size_t maps_index,
 struct code_layout {
     size_t filter_index;
     size_t text_index;                  /* 0: no .text in the program */
-    size_t text_base;                   /* index of .text's first instruction */
+    /* index of .text's first instruction */
+    size_t text_base;
 };
 
 /* A call relocated against 'sym' (a function, or a code section plus the
  * offset in the call's immediate, as clang emits for static functions):
  * the program-local call it becomes, relative to 'pc' (program index). */
 static int
-link_local_call(struct elf_view *v, const struct code_layout *code, const Elf64_Sym *sym,
-                const char *name, size_t pc, struct oko_program *prog)
+link_local_call(struct elf_view *v, const struct code_layout *code,
+                const Elf64_Sym *sym, const char *name, size_t pc,
+                struct oko_program *prog)
 {
     struct oko_insn *insn = &prog->insns[pc];
     if (sym->st_shndx != code->filter_index
         && (!code->text_index || sym->st_shndx != code->text_index)) {
-        return fail(v, "insn %zu: call to '%s', which is neither an Oko helper nor a function "
-                    "in %s or .text", pc, name, FILTER_SECTION);
+        return fail(v,
+                    "insn %zu: call to '%s', which is neither an Oko helper "
+                    "nor a function "
+                    "in %s or .text",
+                    pc, name, FILTER_SECTION);
     }
-    long base = sym->st_shndx == code->filter_index ? 0 : (long) code->text_base;
+    long base
+        = sym->st_shndx == code->filter_index ? 0 : (long) code->text_base;
     long offset = ELF64_ST_TYPE(sym->st_info) == STT_SECTION
-                  ? (long) insn->imm + 1
-                  : (long) (sym->st_value / sizeof(struct oko_insn)) + insn->imm + 1;
+                      ? (long) insn->imm + 1
+                      : (long) (sym->st_value / sizeof(struct oko_insn))
+                            + insn->imm + 1;
     long target = base + offset;
     if (target < 0 || target >= (long) prog->n_insns) {
         return fail(v, "insn %zu: call to '%s' outside the program", pc, name);
@@ -242,13 +266,14 @@ link_local_call(struct elf_view *v, const struct code_layout *code, const Elf64_
  * map becomes "lddw rX, map index" (src = OKO_PSEUDO_MAP_INDEX), a call of
  * an extern helper a helper call, a call of a function a local call. */
 static int
-apply_relocations(struct elf_view *v, const Elf64_Shdr *rel, size_t base, size_t n_section,
-                  const struct code_layout *code,
+apply_relocations(struct elf_view *v, const Elf64_Shdr *rel, size_t base,
+                  size_t n_section, const struct code_layout *code,
                   const Elf64_Sym *syms, size_t n_syms, const char *strtab,
                   size_t strtab_size, size_t maps_index, int have_maps,
                   struct oko_program *prog)
 {
-    if (rel->sh_entsize != sizeof(Elf64_Rel) || rel->sh_size % sizeof(Elf64_Rel)) {
+    if (rel->sh_entsize != sizeof(Elf64_Rel)
+        || rel->sh_size % sizeof(Elf64_Rel)) {
         return fail(v, "malformed relocation section for %s", FILTER_SECTION);
     }
     size_t n = rel->sh_size / sizeof(Elf64_Rel);
@@ -258,19 +283,23 @@ apply_relocations(struct elf_view *v, const Elf64_Shdr *rel, size_t base, size_t
         size_t sym_index = ELF64_R_SYM(r.r_info);
         if (r.r_offset % sizeof(struct oko_insn)
             || r.r_offset / sizeof(struct oko_insn) >= n_section) {
-            return fail(v, "relocation %zu at offset %lu is not on an instruction",
+            return fail(v,
+                        "relocation %zu at offset %lu is not on an "
+                        "instruction",
                         i, (unsigned long) r.r_offset);
         }
         size_t pc = base + r.r_offset / sizeof(struct oko_insn);
         if (sym_index >= n_syms) {
-            return fail(v, "relocation %zu names symbol %zu of %zu", i, sym_index, n_syms);
+            return fail(v, "relocation %zu names symbol %zu of %zu", i,
+                        sym_index, n_syms);
         }
         const Elf64_Sym *sym = &syms[sym_index];
         const char *name = string_at(strtab, strtab_size, sym->st_name);
         if (!name) {
             name = "?";
         }
-        if (ELF64_R_TYPE(r.r_info) == R_BPF_64_32 && prog->insns[pc].opcode == CALL_OPCODE) {
+        if (ELF64_R_TYPE(r.r_info) == R_BPF_64_32
+            && prog->insns[pc].opcode == CALL_OPCODE) {
             if (sym->st_shndx != SHN_UNDEF) {
                 int err = link_local_call(v, code, sym, name, pc, prog);
                 if (err) {
@@ -281,32 +310,46 @@ apply_relocations(struct elf_view *v, const Elf64_Shdr *rel, size_t base, size_t
             /* A call of a helper declared extern: resolve it by name. */
             int32_t id = oko_helper_by_name(name);
             if (!id) {
-                return fail(v, "insn %zu: call to '%s', which is not an Oko helper", pc, name);
+                return fail(v,
+                            "insn %zu: call to '%s', which is not an Oko "
+                            "helper",
+                            pc, name);
             }
             prog->insns[pc].src = 0;
             prog->insns[pc].imm = id;
             continue;
         }
         if (ELF64_R_TYPE(r.r_info) != R_BPF_64_64) {
-            return fail(v, "insn %zu: relocation type %lu to '%s' is not supported "
-                        "(calls to other functions and global data are not allowed)",
+            return fail(v,
+                        "insn %zu: relocation type %lu to '%s' is not "
+                        "supported "
+                        "(calls to other functions and global data are not "
+                        "allowed)",
                         pc, (unsigned long) ELF64_R_TYPE(r.r_info), name);
         }
         if (!have_maps || sym->st_shndx != maps_index) {
-            return fail(v, "insn %zu: reference to '%s', which is not a map in section %s "
-                        "(global and static data are not allowed)", pc, name, MAPS_SECTION);
+            return fail(v,
+                        "insn %zu: reference to '%s', which is not a map in "
+                        "section %s "
+                        "(global and static data are not allowed)",
+                        pc, name, MAPS_SECTION);
         }
-        if (sym->st_value % MAP_DEF_SIZE || sym->st_value / MAP_DEF_SIZE >= prog->n_maps) {
-            return fail(v, "insn %zu: '%s' is not a map declaration", pc, name);
+        if (sym->st_value % MAP_DEF_SIZE
+            || sym->st_value / MAP_DEF_SIZE >= prog->n_maps) {
+            return fail(v, "insn %zu: '%s' is not a map declaration", pc,
+                        name);
         }
         struct oko_insn *insn = &prog->insns[pc];
         if (insn->opcode != LDDW_OPCODE || pc + 1 >= prog->n_insns) {
-            return fail(v, "insn %zu: relocation for map '%s' on opcode 0x%02x, not lddw",
+            return fail(v,
+                        "insn %zu: relocation for map '%s' on opcode 0x%02x, "
+                        "not lddw",
                         pc, name, insn->opcode);
         }
         insn->src = OKO_PSEUDO_MAP_INDEX;
         insn->imm = sym->st_value / MAP_DEF_SIZE;
-        prog->insns[pc + 1].imm = 0;      /* upper half of the 64-bit address */
+        /* upper half of the 64-bit address */
+        prog->insns[pc + 1].imm = 0;
     }
     return 0;
 }
@@ -366,16 +409,22 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
     size_t filter_index;
     const Elf64_Shdr *filter = find_section(&v, FILTER_SECTION, &filter_index);
     if (!filter || filter->sh_type != SHT_PROGBITS) {
-        return fail(&v, "no section \"%s\": declare the entry point with OKO_FILTER",
+        return fail(&v,
+                    "no section \"%s\": declare the entry point with "
+                    "OKO_FILTER",
                     FILTER_SECTION);
     }
     if (!filter->sh_size || filter->sh_size % sizeof(struct oko_insn)) {
-        return fail(&v, "section %s: size %lu is not a whole number of instructions",
+        return fail(&v,
+                    "section %s: size %lu is not a whole number of "
+                    "instructions",
                     FILTER_SECTION, (unsigned long) filter->sh_size);
     }
     if (filter->sh_size / sizeof(struct oko_insn) > OKO_MAX_INSNS) {
         return fail(&v, "program of %lu instructions; at most %d",
-                    (unsigned long) (filter->sh_size / sizeof(struct oko_insn)), OKO_MAX_INSNS);
+                    (unsigned long) (filter->sh_size
+                                     / sizeof(struct oko_insn)),
+                    OKO_MAX_INSNS);
     }
 
     /* Symbols (needed for maps and relocations). */
@@ -386,8 +435,10 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
     for (size_t i = 0; i < v.ehdr->e_shnum; i++) {
         const Elf64_Shdr *sh = &v.shdrs[i];
         if (sh->sh_type == SHT_SYMTAB) {
-            if (sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_size % sizeof(Elf64_Sym)
-                || sh->sh_offset % _Alignof(Elf64_Sym) || sh->sh_link >= v.ehdr->e_shnum
+            if (sh->sh_entsize != sizeof(Elf64_Sym)
+                || sh->sh_size % sizeof(Elf64_Sym)
+                || sh->sh_offset % _Alignof(Elf64_Sym)
+                || sh->sh_link >= v.ehdr->e_shnum
                 || v.shdrs[sh->sh_link].sh_type != SHT_STRTAB) {
                 return fail(&v, "malformed symbol table");
             }
@@ -409,14 +460,19 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
     if (text && text->sh_type == SHT_PROGBITS && text->sh_size
         && filter_reaches(&v, filter_index, text_index, syms, n_syms)) {
         if (text->sh_size % sizeof(struct oko_insn)) {
-            return fail(&v, "section .text: size %lu is not a whole number of instructions",
+            return fail(&v,
+                        "section .text: size %lu is not a whole number of "
+                        "instructions",
                         (unsigned long) text->sh_size);
         }
         n_text = text->sh_size / sizeof(struct oko_insn);
         if (n_filter + n_text > OKO_MAX_INSNS) {
-            return fail(&v, "program of %zu instructions (%zu in %s, %zu in its functions in "
-                        ".text); at most %d", n_filter + n_text, n_filter, FILTER_SECTION,
-                        n_text, OKO_MAX_INSNS);
+            return fail(&v,
+                        "program of %zu instructions (%zu in %s, %zu in its "
+                        "functions in "
+                        ".text); at most %d",
+                        n_filter + n_text, n_filter, FILTER_SECTION, n_text,
+                        OKO_MAX_INSNS);
         }
         code.text_index = text_index;
         code.text_base = n_filter;
@@ -430,15 +486,16 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
     }
     memcpy(prog->insns, v.data + filter->sh_offset, filter->sh_size);
     if (n_text) {
-        memcpy(prog->insns + n_filter, v.data + text->sh_offset, text->sh_size);
+        memcpy(prog->insns + n_filter, v.data + text->sh_offset,
+               text->sh_size);
     }
 
     size_t maps_index = 0;
     const Elf64_Shdr *maps = find_section(&v, MAPS_SECTION, &maps_index);
     if (maps && maps->sh_type != SHT_PROGBITS) {
         /* Only PROGBITS sections were checked to lie inside the object. */
-        err = fail(&v, "section %s is not PROGBITS data (type %u)", MAPS_SECTION,
-                   (unsigned) maps->sh_type);
+        err = fail(&v, "section %s is not PROGBITS data (type %u)",
+                   MAPS_SECTION, (unsigned) maps->sh_type);
         goto error;
     }
     if (maps) {
@@ -446,7 +503,8 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
             err = fail(&v, "section %s without a symbol table", MAPS_SECTION);
             goto error;
         }
-        err = load_maps(&v, maps, maps_index, syms, n_syms, strtab, strtab_size, prog);
+        err = load_maps(&v, maps, maps_index, syms, n_syms, strtab,
+                        strtab_size, prog);
         if (err) {
             goto error;
         }
@@ -455,11 +513,13 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
     for (size_t i = 0; i < v.ehdr->e_shnum; i++) {
         const Elf64_Shdr *sh = &v.shdrs[i];
         if (sh->sh_type == SHT_RELA) {
-            err = fail(&v, "RELA relocations are not produced by clang -target bpf");
+            err = fail(&v, "RELA relocations are not produced by clang "
+                           "-target bpf");
             goto error;
         }
         if (sh->sh_type != SHT_REL
-            || (sh->sh_info != filter_index && (!n_text || sh->sh_info != text_index))) {
+            || (sh->sh_info != filter_index
+                && (!n_text || sh->sh_info != text_index))) {
             continue;
         }
         if (!syms) {
@@ -467,8 +527,9 @@ oko_program_load_elf(const void *elf, size_t size, struct oko_program *prog,
             goto error;
         }
         bool in_filter = sh->sh_info == filter_index;
-        err = apply_relocations(&v, sh, in_filter ? 0 : n_filter, in_filter ? n_filter : n_text,
-                                &code, syms, n_syms, strtab, strtab_size, maps_index,
+        err = apply_relocations(&v, sh, in_filter ? 0 : n_filter,
+                                in_filter ? n_filter : n_text, &code, syms,
+                                n_syms, strtab, strtab_size, maps_index,
                                 maps != NULL, prog);
         if (err) {
             goto error;

@@ -51,9 +51,12 @@ oko_epoch_register(void)
     pthread_once(&slot_key_once, create_key);
     for (int i = 0; i < OKO_EPOCH_MAX_THREADS; i++) {
         bool expected = false;
-        if (atomic_compare_exchange_strong(&slots[i].in_use, &expected, true)) {
+        if (atomic_compare_exchange_strong(&slots[i].in_use, &expected,
+                                           true)) {
             int used = atomic_load(&n_slots_used);
-            while (used < i + 1 && !atomic_compare_exchange_weak(&n_slots_used, &used, i + 1)) {
+            while (used < i + 1
+                   && !atomic_compare_exchange_weak(&n_slots_used, &used,
+                                                    i + 1)) {
                 continue;
             }
             slots[i].depth = 0;
@@ -62,7 +65,8 @@ oko_epoch_register(void)
             return &slots[i];
         }
     }
-    fprintf(stderr, "oko: more than %d threads run filter programs\n", OKO_EPOCH_MAX_THREADS);
+    fprintf(stderr, "oko: more than %d threads run filter programs\n",
+            OKO_EPOCH_MAX_THREADS);
     abort();
 }
 
@@ -78,7 +82,8 @@ oko_epoch_oldest_active(void)
     uint64_t oldest = UINT64_MAX;
     int n = atomic_load(&n_slots_used);
     for (int i = 0; i < n; i++) {
-        uint64_t e = atomic_load_explicit(&slots[i].epoch, memory_order_seq_cst);
+        uint64_t e
+            = atomic_load_explicit(&slots[i].epoch, memory_order_seq_cst);
         if (e && e < oldest) {
             oldest = e;
         }

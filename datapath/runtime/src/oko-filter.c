@@ -24,7 +24,8 @@
 #include "oko-isa.h"
 
 int
-oko_filter_load(const void *elf, size_t size, const struct oko_filter_options *opts,
+oko_filter_load(const void *elf, size_t size,
+                const struct oko_filter_options *opts,
                 struct oko_filter **filterp, char error[OKO_ERROR_MAX])
 {
     struct oko_program prog;
@@ -37,7 +38,8 @@ oko_filter_load(const void *elf, size_t size, const struct oko_filter_options *o
 }
 
 int
-oko_filter_from_program(struct oko_program *prog, const struct oko_filter_options *opts,
+oko_filter_from_program(struct oko_program *prog,
+                        const struct oko_filter_options *opts,
                         struct oko_filter **filterp, char error[OKO_ERROR_MAX])
 {
     static const struct oko_filter_options default_opts;
@@ -65,7 +67,8 @@ oko_filter_from_program(struct oko_program *prog, const struct oko_filter_option
         f->memory += bytes;
     }
     if (f->memory > OKO_MAX_PROGRAM_MEMORY) {
-        snprintf(error, OKO_ERROR_MAX, "the program's maps need %zu bytes; at most %u per program",
+        snprintf(error, OKO_ERROR_MAX,
+                 "the program's maps need %zu bytes; at most %u per program",
                  f->memory, OKO_MAX_PROGRAM_MEMORY);
         err = E2BIG;
         goto fail;

@@ -24,9 +24,12 @@
 
 #include "oko-map.h"
 
-#define MAPS_KEYED ((1u << 1) | (1u << 2) | (1u << 3) | (1u << 6))   /* hash array lru lpm */
-#define MAPS_DELETABLE ((1u << 1) | (1u << 3) | (1u << 6))          /* hash lru lpm */
-#define MAPS_SKETCH ((1u << 4) | (1u << 5))                         /* bloom count_min */
+/* hash array lru lpm */
+#define MAPS_KEYED ((1u << 1) | (1u << 2) | (1u << 3) | (1u << 6))
+/* hash lru lpm */
+#define MAPS_DELETABLE ((1u << 1) | (1u << 3) | (1u << 6))
+/* bloom count_min */
+#define MAPS_SKETCH ((1u << 4) | (1u << 5))
 
 static const struct oko_helper_proto protos[OKO_N_HELPERS] = {
     [OKO_HELPER_MAP_LOOKUP] = {
@@ -35,7 +38,8 @@ static const struct oko_helper_proto protos[OKO_N_HELPERS] = {
     },
     [OKO_HELPER_MAP_UPDATE] = {
         "oko_map_update", OKO_RET_SCALAR,
-        { OKO_ARG_MAP, OKO_ARG_KEY, OKO_ARG_VALUE, OKO_ARG_SCALAR }, MAPS_KEYED,
+        { OKO_ARG_MAP, OKO_ARG_KEY, OKO_ARG_VALUE, OKO_ARG_SCALAR },
+        MAPS_KEYED,
     },
     [OKO_HELPER_MAP_DELETE] = {
         "oko_map_delete", OKO_RET_SCALAR,
@@ -61,7 +65,8 @@ static const struct oko_helper_proto protos[OKO_N_HELPERS] = {
 const struct oko_helper_proto *
 oko_helper_proto(int32_t id)
 {
-    return id > 0 && id < OKO_N_HELPERS && protos[id].name ? &protos[id] : NULL;
+    return id > 0 && id < OKO_N_HELPERS && protos[id].name ? &protos[id]
+                                                           : NULL;
 }
 
 int32_t
@@ -85,7 +90,8 @@ map_lookup(uint64_t map, uint64_t key, uint64_t a3, uint64_t a4, uint64_t a5)
 }
 
 static uint64_t
-map_update(uint64_t map, uint64_t key, uint64_t value, uint64_t flags, uint64_t a5)
+map_update(uint64_t map, uint64_t key, uint64_t value, uint64_t flags,
+           uint64_t a5)
 {
     (void) a5;
     return (int64_t) oko_map_update((struct oko_map *) (uintptr_t) map,
@@ -102,18 +108,20 @@ map_delete(uint64_t map, uint64_t key, uint64_t a3, uint64_t a4, uint64_t a5)
 }
 
 static uint64_t
-map_add(uint64_t map, uint64_t key, uint64_t increment, uint64_t a4, uint64_t a5)
+map_add(uint64_t map, uint64_t key, uint64_t increment, uint64_t a4,
+        uint64_t a5)
 {
     (void) a4; (void) a5;
-    return oko_map_add((struct oko_map *) (uintptr_t) map, (const void *) (uintptr_t) key,
-                       increment);
+    return oko_map_add((struct oko_map *) (uintptr_t) map,
+                       (const void *) (uintptr_t) key, increment);
 }
 
 static uint64_t
 map_query(uint64_t map, uint64_t key, uint64_t a3, uint64_t a4, uint64_t a5)
 {
     (void) a3; (void) a4; (void) a5;
-    return oko_map_query((struct oko_map *) (uintptr_t) map, (const void *) (uintptr_t) key);
+    return oko_map_query((struct oko_map *) (uintptr_t) map,
+                         (const void *) (uintptr_t) key);
 }
 
 /* NULL in the switch: a branch that is always predicted right. */

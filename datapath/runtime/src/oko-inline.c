@@ -57,7 +57,8 @@
 #define PSEUDO_CALL 1
 #define UNKNOWN_DEPTH (STACK_BYTES + 8)     /* r10 escaped: assume the worst */
 
-#define CALLEE_SAVED (OKO_REG_BIT(6) | OKO_REG_BIT(7) | OKO_REG_BIT(8) | OKO_REG_BIT(9))
+#define CALLEE_SAVED                                                          \
+    (OKO_REG_BIT(6) | OKO_REG_BIT(7) | OKO_REG_BIT(8) | OKO_REG_BIT(9))
 
 struct function {
     int start, end;                 /* [start, end) in the original program */
@@ -74,7 +75,8 @@ struct inliner {
     int *func_of;                   /* function index of each insn */
     struct function *funcs;
     int n_funcs;
-    unsigned *live_out;             /* registers read after each insn, same function */
+    /* registers read after each insn, same function */
+    unsigned *live_out;
 
     /* Output. */
     struct oko_insn *out;
@@ -106,7 +108,8 @@ static bool
 is_jump(const struct oko_insn *insn)
 {
     int cls = insn->opcode & 0x07, op = insn->opcode & 0xf0;
-    return (cls == CLASS_JMP || cls == CLASS_JMP32) && op != OP_CALL && op != OP_EXIT;
+    return (cls == CLASS_JMP || cls == CLASS_JMP32) && op != OP_CALL
+           && op != OP_EXIT;
 }
 
 static bool
@@ -119,7 +122,8 @@ static bool
 is_unconditional(const struct oko_insn *insn)
 {
     return (insn->opcode & 0xf0) == OP_JA && !(insn->opcode & SRC_X)
-           && ((insn->opcode & 0x07) == CLASS_JMP || (insn->opcode & 0x07) == CLASS_JMP32);
+           && ((insn->opcode & 0x07) == CLASS_JMP
+               || (insn->opcode & 0x07) == CLASS_JMP32);
 }
 
 static int
@@ -145,11 +149,13 @@ find_functions(struct inliner *in)
         long target = (long) pc + 1 + in->insns[pc].imm;
         if (target < 0 || target >= in->n) {
             free(starts);
-            return ierr(in, pc, "call to insn %ld, outside the program", target);
+            return ierr(in, pc, "call to insn %ld, outside the program",
+                        target);
         }
         if (in->lddw_tail[target]) {
             free(starts);
-            return ierr(in, pc, "call into the middle of the lddw at insn %ld", target - 1);
+            return ierr(in, pc, "call into the middle of the lddw at insn %ld",
+                        target - 1);
         }
         starts[target] = true;
     }
@@ -183,20 +189,30 @@ find_functions(struct inliner *in)
         if (is_jump(insn)) {
             long target = (long) pc + 1 + oko_isa_jump_delta(insn);
             if (target < 0 || target >= in->n) {
-                return ierr(in, pc, "jump out of the program (to insn %ld of %d)", target, in->n);
+                return ierr(in, pc,
+                            "jump out of the program (to insn %ld of %d)",
+                            target, in->n);
             }
             if (in->lddw_tail[target]) {
-                return ierr(in, pc, "jump into the middle of the lddw at insn %ld", target - 1);
+                return ierr(in, pc,
+                            "jump into the middle of the lddw at insn %ld",
+                            target - 1);
             }
             if (in->func_of[target] != in->func_of[pc]) {
-                return ierr(in, pc, "jump from the function at insn %d into the function at insn %d",
+                return ierr(in, pc,
+                            "jump from the function at insn %d into the "
+                            "function at insn %d",
                             fn->start, in->funcs[in->func_of[target]].start);
             }
         }
         int next = pc + 1 + (insn->opcode == LDDW_OPCODE);
-        if (next == fn->end && next < in->n && !is_exit(insn) && !is_unconditional(insn)) {
-            return ierr(in, pc, "the function at insn %d runs on into the function at insn %d "
-                        "(it must end with exit or a jump)", fn->start, next);
+        if (next == fn->end && next < in->n && !is_exit(insn)
+            && !is_unconditional(insn)) {
+            return ierr(in, pc,
+                        "the function at insn %d runs on into the function at "
+                        "insn %d "
+                        "(it must end with exit or a jump)",
+                        fn->start, next);
         }
     }
     return 0;
@@ -217,7 +233,8 @@ frame_depth(const struct inliner *in, const struct function *f)
     int64_t (*offset)[N_REG_FIELDS] = calloc(len, sizeof *offset);
     uint8_t (*kind)[N_REG_FIELDS] = calloc(len, sizeof *kind);
     bool *reached = calloc(len, sizeof *reached);
-    int64_t depth = 0;      /* 64 bits: 4,096 additions of 32-bit constants fit */
+    /* 64 bits: 4,096 additions of 32-bit constants fit */
+    int64_t depth = 0;
 
     if (!offset || !kind || !reached) {
         depth = UNKNOWN_DEPTH;
@@ -236,7 +253,8 @@ frame_depth(const struct inliner *in, const struct function *f)
         memcpy(off, offset[i], sizeof off);
         memcpy(k, kind[i], sizeof k);
         int cls = insn->opcode & 0x07, op = insn->opcode & 0xf0;
-        bool src_fp = (insn->opcode & SRC_X) && op != OP_END && k[insn->src] == FP_KNOWN;
+        bool src_fp = (insn->opcode & SRC_X) && op != OP_END
+                      && k[insn->src] == FP_KNOWN;
 
         for (int r = 0; r < N_REG_FIELDS; r++) {
             if (k[r] == FP_KNOWN && -off[r] > depth) {
@@ -251,8 +269,10 @@ frame_depth(const struct inliner *in, const struct function *f)
             } else if (op == 0xb0) {
                 k[insn->dst] = NOT_FP;
             } else if ((op == 0x00 || op == 0x10) && !(insn->opcode & SRC_X)
-                       && k[insn->dst] == FP_KNOWN) {               /* add/sub k */
-                off[insn->dst] += op == 0x00 ? (int64_t) insn->imm : -(int64_t) insn->imm;
+                       && k[insn->dst] == FP_KNOWN) {
+                /* add/sub k */
+                off[insn->dst]
+                    += op == 0x00 ? (int64_t) insn->imm : -(int64_t) insn->imm;
             } else if (k[insn->dst] == FP_KNOWN || src_fp) {
                 depth = UNKNOWN_DEPTH;
             } else {
@@ -271,18 +291,21 @@ frame_depth(const struct inliner *in, const struct function *f)
             k[insn->dst] = NOT_FP;
             break;
         case CLASS_LDX:
-            if (k[insn->src] == FP_KNOWN && -(off[insn->src] + insn->off) > depth) {
+            if (k[insn->src] == FP_KNOWN
+                && -(off[insn->src] + insn->off) > depth) {
                 depth = -(off[insn->src] + insn->off);
             }
             k[insn->dst] = NOT_FP;
             break;
         case CLASS_ST:
         case CLASS_STX:
-            if (k[insn->dst] == FP_KNOWN && -(off[insn->dst] + insn->off) > depth) {
+            if (k[insn->dst] == FP_KNOWN
+                && -(off[insn->dst] + insn->off) > depth) {
                 depth = -(off[insn->dst] + insn->off);
             }
             if (cls == CLASS_STX && k[insn->src] == FP_KNOWN) {
-                depth = UNKNOWN_DEPTH;          /* a stack address stored away */
+                /* a stack address stored away */
+                depth = UNKNOWN_DEPTH;
             }
             if (cls == CLASS_STX && (insn->opcode & 0xe0) == MODE_ATOMIC) {
                 k[0] = k[insn->src] = NOT_FP;
@@ -390,11 +413,14 @@ visit(struct inliner *in, int fi, int depth, int *order, int *n_order)
         }
         int callee = in->func_of[call_target(in, pc)];
         if (in->funcs[callee].state == 1) {
-            return ierr(in, pc, "recursive call (of the function at insn %d): not allowed",
+            return ierr(in, pc,
+                        "recursive call (of the function at insn %d): not "
+                        "allowed",
                         in->funcs[callee].start);
         }
         if (depth + 1 > OKO_MAX_CALL_DEPTH) {
-            return ierr(in, pc, "calls nested deeper than %d", OKO_MAX_CALL_DEPTH);
+            return ierr(in, pc, "calls nested deeper than %d",
+                        OKO_MAX_CALL_DEPTH);
         }
         int err = visit(in, callee, depth + 1, order, n_order);
         if (err) {
@@ -426,7 +452,9 @@ static int
 emit(struct inliner *in, struct oko_insn insn, int origin)
 {
     if (in->n_out >= OKO_MAX_INSNS) {
-        return ierr(in, origin, "with its calls inlined the program has more than %d instructions",
+        return ierr(in, origin,
+                    "with its calls inlined the program has more than %d "
+                    "instructions",
                     OKO_MAX_INSNS);
     }
     in->out[in->n_out] = insn;
@@ -442,7 +470,8 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
 {
     const struct function *f = &in->funcs[fi];
     int len = f->end - f->start;
-    size_t *first = malloc(len * sizeof *first);      /* output index of each insn */
+    /* output index of each insn */
+    size_t *first = malloc(len * sizeof *first);
     size_t *jumps = malloc(len * sizeof *jumps);      /* output jumps to fix */
     size_t n_jumps = 0, *exits = malloc(len * sizeof *exits), n_exits = 0;
     int err = 0;
@@ -461,17 +490,25 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
         }
         if (is_local_call(&insn)) {
             int callee = in->func_of[call_target(in, pc)];
-            unsigned save = in->funcs[callee].writes & CALLEE_SAVED & in->live_out[pc];
+            unsigned save
+                = in->funcs[callee].writes & CALLEE_SAVED & in->live_out[pc];
             if (f->depth >= UNKNOWN_DEPTH) {
-                err = ierr(in, pc, "the function at insn %d keeps or computes stack addresses in ways "
-                           "that leave its stack use unknown, so it cannot call functions", f->start);
+                err = ierr(in, pc,
+                           "the function at insn %d keeps or computes stack "
+                           "addresses in ways "
+                           "that leave its stack use unknown, so it cannot "
+                           "call functions",
+                           f->start);
                 break;
             }
             int area = shift + f->depth, slot = area;
             for (int r = 6; r <= 9 && !err; r++) {
                 if (save & OKO_REG_BIT(r)) {
                     slot += 8;
-                    err = emit(in, (struct oko_insn) { CLASS_STX | MODE_MEM | SIZE_DW, FP, r, -slot, 0 },
+                    err = emit(in,
+                               (struct oko_insn){ CLASS_STX | MODE_MEM
+                                                      | SIZE_DW,
+                                                  FP, r, -slot, 0 },
                                pc);
                 }
             }
@@ -480,7 +517,10 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
             }
             for (int r = 6; r <= 9 && !err; r++) {
                 if (save & OKO_REG_BIT(r)) {
-                    err = emit(in, (struct oko_insn) { CLASS_LDX | MODE_MEM | SIZE_DW, r, FP, -area - 8, 0 },
+                    err = emit(in,
+                               (struct oko_insn){ CLASS_LDX | MODE_MEM
+                                                      | SIZE_DW,
+                                                  r, FP, -area - 8, 0 },
                                pc);
                     area += 8;
                 }
@@ -489,28 +529,36 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
         }
         if (is_exit(&insn) && !top) {
             exits[n_exits++] = in->n_out;
-            err = emit(in, (struct oko_insn) { CLASS_JMP | OP_JA, 0, 0, 0, 0 }, pc);
+            err = emit(in, (struct oko_insn){ CLASS_JMP | OP_JA, 0, 0, 0, 0 },
+                       pc);
             continue;
         }
         if (!top) {
             int mode = insn.opcode & 0xe0;
-            bool reg_operand = (cls == CLASS_ALU || cls == CLASS_ALU64 || cls == CLASS_JMP
-                                || cls == CLASS_JMP32)
-                               && (insn.opcode & SRC_X) && (insn.opcode & 0xf0) != OP_END;
-            if (insn.opcode == (CLASS_ALU64 | 0xb0 | SRC_X) && insn.src == FP) {
+            bool reg_operand = (cls == CLASS_ALU || cls == CLASS_ALU64
+                                || cls == CLASS_JMP || cls == CLASS_JMP32)
+                               && (insn.opcode & SRC_X)
+                               && (insn.opcode & 0xf0) != OP_END;
+            if (insn.opcode == (CLASS_ALU64 | 0xb0 | SRC_X)
+                && insn.src == FP) {
                 /* A copy of r10 is this frame's r10. */
                 if (shift) {
                     err = emit(in, insn, pc);
-                    insn = (struct oko_insn) { CLASS_ALU64 | 0x00, insn.dst, 0, 0, -shift };
+                    insn = (struct oko_insn){ CLASS_ALU64 | 0x00, insn.dst, 0,
+                                              0, -shift };
                 }
             } else if ((reg_operand || cls == CLASS_STX) && insn.src == FP) {
-                err = ierr(in, pc, "r10 used as an operand in a called function "
+                err = ierr(in, pc,
+                           "r10 used as an operand in a called function "
                            "(there only memory accesses and mov may use it)");
             } else if ((cls == CLASS_LDX && insn.src == FP
                         && (mode == MODE_MEM || mode == MODE_MEMSX))
-                       || ((cls == CLASS_ST || cls == CLASS_STX) && insn.dst == FP)) {
+                       || ((cls == CLASS_ST || cls == CLASS_STX)
+                           && insn.dst == FP)) {
                 if (insn.off - shift < INT16_MIN) {
-                    err = ierr(in, pc, "stack offset %d is outside the 512-byte stack", insn.off);
+                    err = ierr(in, pc,
+                               "stack offset %d is outside the 512-byte stack",
+                               insn.off);
                 } else {
                     insn.off -= shift;
                 }
@@ -532,7 +580,8 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
             continue;           /* out of the program: the verifier says so */
         }
         long delta = (long) first[target] - (long) jumps[j] - 1;
-        if ((insn->opcode & 0x07) == CLASS_JMP32 && (insn->opcode & 0xf0) == OP_JA) {
+        if ((insn->opcode & 0x07) == CLASS_JMP32
+            && (insn->opcode & 0xf0) == OP_JA) {
             insn->imm = delta;
         } else if (delta < INT16_MIN || delta > INT16_MAX) {
             err = ierr(in, from, "jump too far once calls are inlined");
@@ -543,7 +592,8 @@ emit_function(struct inliner *in, int fi, int shift, bool top)
     for (size_t j = 0; j < n_exits && !err; j++) {
         long delta = (long) in->n_out - (long) exits[j] - 1;
         if (delta > INT16_MAX) {
-            err = ierr(in, in->origin[exits[j]], "jump too far once calls are inlined");
+            err = ierr(in, in->origin[exits[j]],
+                       "jump too far once calls are inlined");
         }
         in->out[exits[j]].off = delta;
     }
@@ -557,7 +607,8 @@ out:
 int
 oko_program_inline_calls(struct oko_program *prog, char error[OKO_ERROR_MAX])
 {
-    struct inliner in = { .insns = prog->insns, .n = prog->n_insns, .error = error };
+    struct inliner in
+        = { .insns = prog->insns, .n = prog->n_insns, .error = error };
     int err = 0;
     bool any = false;
 

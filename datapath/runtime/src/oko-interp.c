@@ -32,9 +32,21 @@ static uint64_t
 load(const void *addr, int size, int sign_extend)
 {
     switch (size) {
-    case SIZE_B: { uint8_t v; memcpy(&v, addr, 1); return sign_extend ? (uint64_t) (int8_t) v : v; }
-    case SIZE_H: { uint16_t v; memcpy(&v, addr, 2); return sign_extend ? (uint64_t) (int16_t) v : v; }
-    case SIZE_W: { uint32_t v; memcpy(&v, addr, 4); return sign_extend ? (uint64_t) (int32_t) v : v; }
+    case SIZE_B: {
+        uint8_t v;
+        memcpy(&v, addr, 1);
+        return sign_extend ? (uint64_t) (int8_t) v : v;
+    }
+    case SIZE_H: {
+        uint16_t v;
+        memcpy(&v, addr, 2);
+        return sign_extend ? (uint64_t) (int16_t) v : v;
+    }
+    case SIZE_W: {
+        uint32_t v;
+        memcpy(&v, addr, 4);
+        return sign_extend ? (uint64_t) (int32_t) v : v;
+    }
     default: { uint64_t v; memcpy(&v, addr, 8); return v; }
     }
 }
@@ -51,7 +63,8 @@ store(void *addr, int size, uint64_t value)
 }
 
 uint64_t
-oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len, void *stack_top)
+oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len,
+               void *stack_top)
 {
     uint64_t reg[11] = { 0 };
     const struct oko_insn *pc = insns;
@@ -71,12 +84,16 @@ oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len, void
         case CLASS_ALU64: {
             int is64 = cls == CLASS_ALU64;
             if (op == 0xd0) {
-                /* ALU64 END is an unconditional swap; ALU END swaps for "to BE". */
-                reg[insn->dst] = oko_isa_endian(is64 || (opcode & SRC_X), insn->imm, reg[insn->dst]);
+                /* ALU64 END is an unconditional swap; ALU END swaps for "to
+                 * BE". */
+                reg[insn->dst] = oko_isa_endian(is64 || (opcode & SRC_X),
+                                                insn->imm, reg[insn->dst]);
                 break;
             }
-            uint64_t src = opcode & SRC_X ? reg[insn->src] : (uint64_t) (int64_t) insn->imm;
-            reg[insn->dst] = oko_isa_alu(op, insn->off, is64, reg[insn->dst], src);
+            uint64_t src = opcode & SRC_X ? reg[insn->src]
+                                          : (uint64_t) (int64_t) insn->imm;
+            reg[insn->dst]
+                = oko_isa_alu(op, insn->off, is64, reg[insn->dst], src);
             break;
         }
         case CLASS_JMP:
@@ -85,37 +102,46 @@ oko_interp_run(const struct oko_insn *insns, const void *pkt, uint64_t len, void
                 return reg[0];
             }
             if (op == OP_CALL) {
-                reg[0] = oko_helper_table[insn->imm](reg[1], reg[2], reg[3], reg[4], reg[5]);
+                reg[0] = oko_helper_table[insn->imm](reg[1], reg[2], reg[3],
+                                                     reg[4], reg[5]);
                 break;
             }
             if (op == 0x00) {           /* ja; JMP32 ja ("gotol") uses imm */
                 pc += cls == CLASS_JMP32 ? insn->imm : insn->off;
                 break;
             }
-            if (oko_isa_jump_taken(op, cls == CLASS_JMP,
-                           reg[insn->dst],
-                           opcode & SRC_X ? reg[insn->src] : (uint64_t) (int64_t) insn->imm)) {
+            if (oko_isa_jump_taken(op, cls == CLASS_JMP, reg[insn->dst],
+                                   opcode & SRC_X
+                                       ? reg[insn->src]
+                                       : (uint64_t) (int64_t) insn->imm)) {
                 pc += insn->off;
             }
             break;
         case CLASS_LD:                  /* lddw: imm64 from two slots */
-            reg[insn->dst] = (uint32_t) insn->imm | (uint64_t) (uint32_t) pc->imm << 32;
+            reg[insn->dst]
+                = (uint32_t) insn->imm | (uint64_t) (uint32_t) pc->imm << 32;
             pc++;
             break;
         case CLASS_LDX:
-            reg[insn->dst] = load((const uint8_t *) (uintptr_t) reg[insn->src] + insn->off,
-                                  opcode & 0x18, (opcode & 0xe0) == MODE_MEMSX);
+            reg[insn->dst]
+                = load((const uint8_t *) (uintptr_t) reg[insn->src]
+                           + insn->off,
+                       opcode & 0x18, (opcode & 0xe0) == MODE_MEMSX);
             break;
         case CLASS_ST:
-            store((uint8_t *) (uintptr_t) reg[insn->dst] + insn->off, opcode & 0x18,
-                  (uint64_t) (int64_t) insn->imm);
+            store((uint8_t *) (uintptr_t) reg[insn->dst] + insn->off,
+                  opcode & 0x18, (uint64_t) (int64_t) insn->imm);
             break;
         case CLASS_STX:
             if ((opcode & 0xe0) == MODE_ATOMIC) {
-                oko_isa_atomic(insn, (void *) (uintptr_t) (reg[insn->dst] + insn->off), reg);
+                oko_isa_atomic(insn,
+                               (void *) (uintptr_t) (reg[insn->dst]
+                                                     + insn->off),
+                               reg);
                 break;
             }
-            store((uint8_t *) (uintptr_t) reg[insn->dst] + insn->off, opcode & 0x18, reg[insn->src]);
+            store((uint8_t *) (uintptr_t) reg[insn->dst] + insn->off,
+                  opcode & 0x18, reg[insn->src]);
             break;
         }
     }

@@ -60,7 +60,9 @@ oko_isa_alu(int op, int off, int is64, uint64_t dst, uint64_t src)
             r = 0;
         } else if (off == 1) {
             if (is64) {
-                r = (int64_t) src == -1 ? -dst : (uint64_t) ((int64_t) dst / (int64_t) src);
+                r = (int64_t) src == -1
+                        ? -dst
+                        : (uint64_t) ((int64_t) dst / (int64_t) src);
             } else {
                 r = (int32_t) src == -1 ? (uint32_t) -(uint32_t) dst
                     : (uint32_t) ((int32_t) dst / (int32_t) src);
@@ -79,9 +81,13 @@ oko_isa_alu(int op, int off, int is64, uint64_t dst, uint64_t src)
             r = dst;
         } else if (off == 1) {
             if (is64) {
-                r = (int64_t) src == -1 ? 0 : (uint64_t) ((int64_t) dst % (int64_t) src);
+                r = (int64_t) src == -1
+                        ? 0
+                        : (uint64_t) ((int64_t) dst % (int64_t) src);
             } else {
-                r = (int32_t) src == -1 ? 0 : (uint32_t) ((int32_t) dst % (int32_t) src);
+                r = (int32_t) src == -1
+                        ? 0
+                        : (uint32_t) ((int32_t) dst % (int32_t) src);
             }
         } else {
             r = dst % src;
@@ -171,25 +177,34 @@ oko_isa_atomic(const struct oko_insn *insn, void *addr, uint64_t *reg)
     bool is64 = (insn->opcode & 0x18) == SIZE_DW;
     uint64_t src = reg[insn->src];
     uint64_t old;
-#define RMW(TYPE)                                                           \
-    do {                                                                    \
-        TYPE *p = addr;                                                     \
-        TYPE s = (TYPE) src;                                                \
-        switch (insn->imm & ~ATOMIC_FETCH) {                                \
-        case ATOMIC_ADD: old = __atomic_fetch_add(p, s, __ATOMIC_SEQ_CST); break; \
-        case ATOMIC_OR: old = __atomic_fetch_or(p, s, __ATOMIC_SEQ_CST); break;   \
-        case ATOMIC_AND: old = __atomic_fetch_and(p, s, __ATOMIC_SEQ_CST); break; \
-        case ATOMIC_XOR: old = __atomic_fetch_xor(p, s, __ATOMIC_SEQ_CST); break; \
-        case ATOMIC_XCHG & ~ATOMIC_FETCH:                                   \
-            old = __atomic_exchange_n(p, s, __ATOMIC_SEQ_CST); break;       \
-        default: {                      /* cmpxchg: compare with r0 */      \
-            TYPE expected = (TYPE) reg[0];                                  \
-            __atomic_compare_exchange_n(p, &expected, s, false,             \
-                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-            old = expected;                                                 \
-            break;                                                          \
-        }                                                                   \
-        }                                                                   \
+#define RMW(TYPE)                                                             \
+    do {                                                                      \
+        TYPE *p = addr;                                                       \
+        TYPE s = (TYPE) src;                                                  \
+        switch (insn->imm & ~ATOMIC_FETCH) {                                  \
+        case ATOMIC_ADD:                                                      \
+            old = __atomic_fetch_add(p, s, __ATOMIC_SEQ_CST);                 \
+            break;                                                            \
+        case ATOMIC_OR:                                                       \
+            old = __atomic_fetch_or(p, s, __ATOMIC_SEQ_CST);                  \
+            break;                                                            \
+        case ATOMIC_AND:                                                      \
+            old = __atomic_fetch_and(p, s, __ATOMIC_SEQ_CST);                 \
+            break;                                                            \
+        case ATOMIC_XOR:                                                      \
+            old = __atomic_fetch_xor(p, s, __ATOMIC_SEQ_CST);                 \
+            break;                                                            \
+        case ATOMIC_XCHG & ~ATOMIC_FETCH:                                     \
+            old = __atomic_exchange_n(p, s, __ATOMIC_SEQ_CST);                \
+            break;                                                            \
+        default: { /* cmpxchg: compare with r0 */                             \
+            TYPE expected = (TYPE) reg[0];                                    \
+            __atomic_compare_exchange_n(p, &expected, s, false,               \
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+            old = expected;                                                   \
+            break;                                                            \
+        }                                                                     \
+        }                                                                     \
     } while (0)
     if (is64) {
         RMW(uint64_t);
@@ -204,17 +219,21 @@ oko_isa_atomic(const struct oko_insn *insn, void *addr, uint64_t *reg)
     }
 }
 
-/* A jump's offset: in 'imm' for the 32-bit "gotol" (JMP32 | JA), else 'off'. */
+/* A jump's offset: in 'imm' for the 32-bit "gotol" (JMP32 | JA), else 'off'.
+ */
 static inline int
 oko_isa_jump_delta(const struct oko_insn *insn)
 {
-    return (insn->opcode & 0x07) == CLASS_JMP32 && (insn->opcode & 0xf0) == OP_JA
-           ? insn->imm : insn->off;
+    return (insn->opcode & 0x07) == CLASS_JMP32
+                   && (insn->opcode & 0xf0) == OP_JA
+               ? insn->imm
+               : insn->off;
 }
 
 #define OKO_REG_BIT(r) ((uint16_t) (1u << (r)))
-#define OKO_CALL_ARGS (OKO_REG_BIT(1) | OKO_REG_BIT(2) | OKO_REG_BIT(3) | OKO_REG_BIT(4) \
-                       | OKO_REG_BIT(5))
+#define OKO_CALL_ARGS                                                         \
+    (OKO_REG_BIT(1) | OKO_REG_BIT(2) | OKO_REG_BIT(3) | OKO_REG_BIT(4)        \
+     | OKO_REG_BIT(5))
 
 /* Registers 'insn' reads ('*use') and writes ('*def'), as its caller sees
  * them: a call reads all five argument registers (the verifier narrows that

@@ -71,7 +71,8 @@ static const uint8_t reg_map[11] = {
     RAX, RDI, RSI, RDX, RCX, R8, RBX, R13, R14, R15, RBP,
 };
 
-#define FRAME_PAD 8                     /* keeps rsp 16-byte aligned at calls */
+/* keeps rsp 16-byte aligned at calls */
+#define FRAME_PAD 8
 
 struct jit_state {
     uint8_t *buf;
@@ -133,7 +134,9 @@ emit_modrm_reg(struct jit_state *s, int reg, int rm)
 static void
 emit_modrm_mem(struct jit_state *s, int reg, int base, int32_t disp)
 {
-    int mod = disp == 0 && (base & 7) != RBP ? 0 : disp >= -128 && disp <= 127 ? 1 : 2;
+    int mod = disp == 0 && (base & 7) != RBP ? 0
+              : disp >= -128 && disp <= 127  ? 1
+                                             : 2;
     emit1(s, mod << 6 | (reg & 7) << 3 | (base & 7));
     if ((base & 7) == RSP) {
         emit1(s, 0x24);                 /* SIB: base only */
@@ -218,7 +221,10 @@ emit_call(struct jit_state *s, uintptr_t helper)
 {
     if (s->near) {
         emit1(s, 0xe8);
-        intptr_t rel = s->final ? (intptr_t) (helper - ((uintptr_t) s->buf + s->size + 4)) : 0;
+        intptr_t rel
+            = s->final
+                  ? (intptr_t) (helper - ((uintptr_t) s->buf + s->size + 4))
+                  : 0;
         if (rel != (int32_t) rel) {
             s->out_of_reach = true;
         }
@@ -254,8 +260,18 @@ patch_here(struct jit_state *s, size_t disp_offset)
     }
 }
 
-enum { CC_E = 0x84, CC_NE = 0x85, CC_B = 0x82, CC_AE = 0x83, CC_BE = 0x86, CC_A = 0x87,
-       CC_L = 0x8c, CC_GE = 0x8d, CC_LE = 0x8e, CC_G = 0x8f };
+enum {
+    CC_E = 0x84,
+    CC_NE = 0x85,
+    CC_B = 0x82,
+    CC_AE = 0x83,
+    CC_BE = 0x86,
+    CC_A = 0x87,
+    CC_L = 0x8c,
+    CC_GE = 0x8d,
+    CC_LE = 0x8e,
+    CC_G = 0x8f
+};
 
 /* ---- Instructions ---- */
 
@@ -275,7 +291,8 @@ simple_alu(int op, uint8_t *opcode, int *ext)
 }
 
 static void
-emit_shift(struct jit_state *s, bool w, int op, int dst, const struct oko_insn *insn)
+emit_shift(struct jit_state *s, bool w, int op, int dst,
+           const struct oko_insn *insn)
 {
     int ext = op == 0x60 ? 4 : op == 0x70 ? 5 : 7;          /* shl, shr, sar */
     if (!(insn->opcode & SRC_X)) {
@@ -300,7 +317,8 @@ emit_shift(struct jit_state *s, bool w, int op, int dst, const struct oko_insn *
 
 /* div/mod (signed when off == 1) with RFC 9669's answers for 0 and -1. */
 static void
-emit_divmod(struct jit_state *s, bool w, int op, int dst, const struct oko_insn *insn)
+emit_divmod(struct jit_state *s, bool w, int op, int dst,
+            const struct oko_insn *insn)
 {
     bool is_mod = op == 0x90;
     bool is_signed = insn->off == 1;
@@ -314,7 +332,8 @@ emit_divmod(struct jit_state *s, bool w, int op, int dst, const struct oko_insn 
     size_t nonzero = emit_jcc_fwd(s, CC_NE);
     if (is_mod) {
         if (!w) {
-            emit_mov_rr(s, false, dst, dst);        /* zero-extend the dividend */
+            /* zero-extend the dividend */
+            emit_mov_rr(s, false, dst, dst);
         }
     } else {
         emit_alu_rr(s, false, 0x31, dst, dst);      /* xor: 0 */
@@ -323,7 +342,8 @@ emit_divmod(struct jit_state *s, bool w, int op, int dst, const struct oko_insn 
     patch_here(s, nonzero);
     size_t done2 = 0;
     if (is_signed) {
-        /* cmp r11, -1; jne normal: x / -1 = -x, x % -1 = 0 (no #DE on INT_MIN). */
+        /* cmp r11, -1; jne normal: x / -1 = -x, x % -1 = 0 (no #DE on
+         * INT_MIN). */
         emit_rex(s, w, 0, R11, false);
         emit1(s, 0x83);
         emit_modrm_reg(s, 7, R11);
@@ -427,7 +447,8 @@ emit_alu(struct jit_state *s, const struct oko_insn *insn)
         return;
     case OP_END: {
         bool swap = w || x;
-        if (!swap) {                                /* to little endian: truncate */
+        /* to little endian: truncate */
+        if (!swap) {
             if (insn->imm == 16) {
                 emit_rex(s, false, dst, dst, false);
                 emit1(s, 0x0f);
@@ -574,7 +595,8 @@ emit_atomic(struct jit_state *s, const struct oko_insn *insn)
     emit_rex(s, w, R11, R10, false);
     emit1(s, 0x0f);
     emit1(s, 0xb1);
-    emit_modrm_mem(s, R11, R10, 0);                 /* lock cmpxchg [r10], r11 */
+    /* lock cmpxchg [r10], r11 */
+    emit_modrm_mem(s, R11, R10, 0);
     emit1(s, 0x0f);
     emit1(s, CC_NE);
     emit4(s, (uint32_t) (loop - (s->size + 4)));
@@ -625,7 +647,8 @@ add_usage(const struct oko_insn *insns, size_t n, struct usage *u)
             u->uses[insn->src] = true;
         }
         u->calls |= (cls == CLASS_JMP) && op == OP_CALL;
-        u->divides |= (cls == CLASS_ALU || cls == CLASS_ALU64) && (op == 0x30 || op == 0x90);
+        u->divides |= (cls == CLASS_ALU || cls == CLASS_ALU64)
+                      && (op == 0x30 || op == 0x90);
         if (cls == CLASS_LD) {
             pc++;
         }
@@ -639,8 +662,10 @@ add_usage(const struct oko_insn *insns, size_t n, struct usage *u)
 struct frame {
     uint8_t saved[6];
     int n_saved;
-    int n_args;                         /* rdi, rsi, rcx pushed after 'saved' */
-    int stack_bytes;                    /* subtracted from rsp: 0 or FRAME_PAD */
+    /* rdi, rsi, rcx pushed after 'saved' */
+    int n_args;
+    /* subtracted from rsp: 0 or FRAME_PAD */
+    int stack_bytes;
 };
 
 static void
@@ -663,7 +688,8 @@ plan_frame(const struct usage *u, int n_args, struct frame *fr)
     }
     fr->n_args = n_args;
     /* At entry rsp = 8 (mod 16); helper calls need rsp = 0 (mod 16). */
-    fr->stack_bytes = u->calls && (8 + 8 * (fr->n_saved + n_args)) % 16 ? FRAME_PAD : 0;
+    fr->stack_bytes
+        = u->calls && (8 + 8 * (fr->n_saved + n_args)) % 16 ? FRAME_PAD : 0;
 }
 
 static void
@@ -723,7 +749,8 @@ emit_body(struct jit_state *s, const struct oko_insn *insns, size_t n)
             break;
         case CLASS_LD:
             emit_mov_imm64(s, reg_map[insn->dst],
-                           (uint32_t) insn->imm | (uint64_t) (uint32_t) insn[1].imm << 32);
+                           (uint32_t) insn->imm
+                               | (uint64_t) (uint32_t) insn[1].imm << 32);
             s->insn_offset[++pc] = s->size;
             break;
         case CLASS_LDX:
@@ -749,16 +776,20 @@ emit_body(struct jit_state *s, const struct oko_insn *insns, size_t n)
                 break;
             }
             if (op == OP_CALL) {
-                if (insn->imm <= 0 || insn->imm >= OKO_N_HELPERS || !oko_helper_table[insn->imm]) {
-                    emit1(s, 0x0f);                 /* ud2: the verifier allows no such call */
+                if (insn->imm <= 0 || insn->imm >= OKO_N_HELPERS
+                    || !oko_helper_table[insn->imm]) {
+                    /* ud2: the verifier allows no such call */
+                    emit1(s, 0x0f);
                     emit1(s, 0x0b);
                     break;
                 }
                 emit_call(s, (uintptr_t) oko_helper_table[insn->imm]);
                 break;
             }
-            size_t target_pc = pc + 1 + (cls == CLASS_JMP32 && op == OP_JA ? insn->imm
-                                                                           : insn->off);
+            size_t target_pc
+                = pc + 1
+                  + (cls == CLASS_JMP32 && op == OP_JA ? insn->imm
+                                                       : insn->off);
             size_t target = s->final ? s->insn_offset[target_pc] : 0;
             if (op == OP_JA) {
                 emit_jmp(s, target);
@@ -775,9 +806,11 @@ emit_body(struct jit_state *s, const struct oko_insn *insns, size_t n)
                     emit4(s, insn->imm);
                 }
             } else if (insn->opcode & SRC_X) {
-                emit_alu_rr(s, w, 0x39, reg_map[insn->src], dst);     /* cmp dst, src */
+                /* cmp dst, src */
+                emit_alu_rr(s, w, 0x39, reg_map[insn->src], dst);
             } else {
-                emit_alu_ri(s, w, 7, dst, insn->imm);                 /* cmp dst, imm */
+                /* cmp dst, imm */
+                emit_alu_ri(s, w, 7, dst, insn->imm);
             }
             emit_jcc(s, jump_cc(op), target);
             break;
@@ -794,7 +827,8 @@ struct jit_source {
     const struct oko_jit_chain_link *links;
     size_t n_links;
     bool chain;                         /* a fused chain, not one program */
-    size_t *link_exit;                  /* per link: its result check (chain) */
+    /* per link: its result check (chain) */
+    size_t *link_exit;
 };
 
 static int
@@ -835,7 +869,8 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
     emit_prologue(s, &fr);
 
     /* Where the arguments are, above the padding. */
-    int32_t r0_slot = fr.stack_bytes, len_slot = r0_slot + 8, pkt_slot = len_slot + 8;
+    int32_t r0_slot = fr.stack_bytes, len_slot = r0_slot + 8,
+            pkt_slot = len_slot + 8;
     size_t refuse = 0;                          /* the refusal stubs: pass 2 */
     if (s->final) {
         refuse = src->link_exit[src->n_links];
@@ -854,7 +889,8 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
         emit_body(s, link->insns, link->n_insns);
         s->insn_offset += link->n_insns + 1;
         src->link_exit[i] = s->size;
-        emit_alu_ri(s, true, 7, RAX, (int32_t) link->expect);     /* cmp rax, expect */
+        /* cmp rax, expect */
+        emit_alu_ri(s, true, 7, RAX, (int32_t) link->expect);
         emit_jcc(s, CC_NE, refuse + CHAIN_STUB_BYTES * i);
     }
     s->insn_offset = offsets;
@@ -896,7 +932,8 @@ int
 oko_jit_near_window(uintptr_t *start, size_t *size)
 {
     Dl_info info;
-    if (!dladdr((void *) (uintptr_t) oko_jit_compile, &info) || !info.dli_fbase) {
+    if (!dladdr((void *) (uintptr_t) oko_jit_compile, &info)
+        || !info.dli_fbase) {
         return -1;
     }
     uintptr_t base = (uintptr_t) info.dli_fbase & ~(uintptr_t) 4095;
@@ -985,8 +1022,9 @@ compile(const struct jit_source *src, bool near, void **codep, size_t *sizep,
     }
     if (s.size != size || mprotect(code, map_size, PROT_READ | PROT_EXEC)) {
         munmap(code, map_size);
-        snprintf(error, OKO_ERROR_MAX, "JIT: internal error (size %zu then %zu) or mprotect",
-                 size, s.size);
+        snprintf(error, OKO_ERROR_MAX,
+                 "JIT: internal error (size %zu then %zu) or mprotect", size,
+                 s.size);
         return EINVAL;
     }
     *codep = code;
@@ -1006,7 +1044,8 @@ int
 oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
                 char error[OKO_ERROR_MAX])
 {
-    struct oko_jit_chain_link link = { .insns = insns, .n_insns = n, .expect = 0 };
+    struct oko_jit_chain_link link
+        = { .insns = insns, .n_insns = n, .expect = 0 };
     struct jit_source src = { .links = &link, .n_links = 1, .chain = false };
 
     memset(jit, 0, sizeof *jit);
@@ -1023,18 +1062,21 @@ oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
 {
     memset(jit, 0, sizeof *jit);
     if (!n || n > OKO_JIT_CHAIN_MAX) {
-        snprintf(error, OKO_ERROR_MAX, "JIT: a chain has 1 to %d programs, not %zu",
+        snprintf(error, OKO_ERROR_MAX,
+                 "JIT: a chain has 1 to %d programs, not %zu",
                  OKO_JIT_CHAIN_MAX, n);
         return EINVAL;
     }
     for (size_t i = 0; i < n; i++) {
         if (!links[i].n_insns || links[i].n_insns > OKO_MAX_INSNS) {
-            snprintf(error, OKO_ERROR_MAX, "JIT: chain program %zu has %zu instructions",
-                     i, links[i].n_insns);
+            snprintf(error, OKO_ERROR_MAX,
+                     "JIT: chain program %zu has %zu instructions", i,
+                     links[i].n_insns);
             return EINVAL;
         }
         if (links[i].expect > INT32_MAX) {
-            snprintf(error, OKO_ERROR_MAX, "JIT: chain result %"PRIu64" out of range",
+            snprintf(error, OKO_ERROR_MAX,
+                     "JIT: chain result %" PRIu64 " out of range",
                      links[i].expect);
             return EINVAL;
         }

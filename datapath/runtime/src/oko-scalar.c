@@ -245,7 +245,8 @@ oko_scalar_urange(uint64_t lo, uint64_t hi)
     s.umin = lo;
     s.umax = hi;
     if (!oko_scalar_normalize(&s)) {
-        return oko_scalar_unknown();        /* lo > hi: a caller's bug; stay sound */
+        /* lo > hi: a caller's bug; stay sound */
+        return oko_scalar_unknown();
     }
     return s;
 }
@@ -292,7 +293,8 @@ deduce(struct oko_scalar *s)
     LOWER(s->umax, t.value | t.mask);
     RAISE(s->smin, (int64_t) (t.value | (t.mask & sign)));
     LOWER(s->smax, (int64_t) ((t.value | t.mask) & ~(t.mask & sign)));
-    uint32_t v32 = (uint32_t) t.value, m32 = (uint32_t) t.mask, sign32 = UINT32_C(1) << 31;
+    uint32_t v32 = (uint32_t) t.value, m32 = (uint32_t) t.mask,
+             sign32 = UINT32_C(1) << 31;
     RAISE(s->u32min, v32);
     LOWER(s->u32max, v32 | m32);
     RAISE(s->s32min, (int32_t) (v32 | (m32 & sign32)));
@@ -340,7 +342,8 @@ deduce(struct oko_scalar *s)
 
     /* Ranges -> known bits. */
     struct oko_tnum r;
-    if (s->umin <= s->umax && tnum_intersect(s->t, tnum_range(s->umin, s->umax), &r)) {
+    if (s->umin <= s->umax
+        && tnum_intersect(s->t, tnum_range(s->umin, s->umax), &r)) {
         s->t = r;
     }
     if (s->u32min <= s->u32max) {
@@ -360,7 +363,8 @@ is_empty(const struct oko_scalar *s)
            || s->s32min > s->s32max
            /* known bits that no member of a range can have */
            || !tnum_intersect(s->t, tnum_range(s->umin, s->umax), &r)
-           || !tnum_intersect(tnum_trunc(s->t, 32), tnum_range(s->u32min, s->u32max), &r);
+           || !tnum_intersect(tnum_trunc(s->t, 32),
+                              tnum_range(s->u32min, s->u32max), &r);
 }
 
 bool
@@ -404,12 +408,16 @@ oko_scalar_meet(struct oko_scalar *a, const struct oko_scalar *b)
 struct oko_scalar
 oko_scalar_join(const struct oko_scalar *a, const struct oko_scalar *b)
 {
-    return (struct oko_scalar) {
+    return (struct oko_scalar){
         .t = tnum_union(a->t, b->t),
-        .umin = MIN(a->umin, b->umin), .umax = MAX(a->umax, b->umax),
-        .smin = MIN(a->smin, b->smin), .smax = MAX(a->smax, b->smax),
-        .u32min = MIN(a->u32min, b->u32min), .u32max = MAX(a->u32max, b->u32max),
-        .s32min = MIN(a->s32min, b->s32min), .s32max = MAX(a->s32max, b->s32max),
+        .umin = MIN(a->umin, b->umin),
+        .umax = MAX(a->umax, b->umax),
+        .smin = MIN(a->smin, b->smin),
+        .smax = MAX(a->smax, b->smax),
+        .u32min = MIN(a->u32min, b->u32min),
+        .u32max = MAX(a->u32max, b->u32max),
+        .s32min = MIN(a->s32min, b->s32min),
+        .s32max = MAX(a->s32max, b->s32max),
     };
 }
 
@@ -484,7 +492,8 @@ sext_from(const struct oko_scalar *a, int bits)
     if (bits == 32) {
         return sext32(a);
     }
-    int64_t lo = -((int64_t) 1 << (bits - 1)), hi = ((int64_t) 1 << (bits - 1)) - 1;
+    int64_t lo = -((int64_t) 1 << (bits - 1)),
+            hi = ((int64_t) 1 << (bits - 1)) - 1;
     if (a->smin >= lo && a->smax <= hi) {
         return *a;                          /* already such a number */
     }
@@ -566,7 +575,8 @@ mul64(const struct oko_scalar *a, const struct oko_scalar *b)
     }
     wrap_s(lo, top, 64, &r.smin, &r.smax);
     uint64_t ulo, uhi;
-    wrap_u((i128) a->u32min * b->u32min, (i128) a->u32max * b->u32max, 32, &ulo, &uhi);
+    wrap_u((i128) a->u32min * b->u32min, (i128) a->u32max * b->u32max, 32,
+           &ulo, &uhi);
     r.u32min = ulo;
     r.u32max = uhi;
     return result(r);
@@ -589,7 +599,8 @@ static struct oko_scalar
 umod64(const struct oko_scalar *a, const struct oko_scalar *b)
 {
     if (b->umax == 0 || a->umax < b->umin) {
-        return *a;                          /* x % 0 = x; x % y = x for x < y */
+        /* x % 0 = x; x % y = x for x < y */
+        return *a;
     }
     if (b->umin == 0) {
         return oko_scalar_urange(0, a->umax);
@@ -697,13 +708,15 @@ alu32(int op, int off, const struct oko_scalar *a, const struct oko_scalar *b)
         break;
     case 0x30: case 0x90:
         if (off == 1) {
-            r = oko_scalar_unknown();       /* a signed 32-bit quotient: any low half */
+            /* a signed 32-bit quotient: any low half */
+            r = oko_scalar_unknown();
         } else {
             r = alu64(op, 0, &x, &y);
         }
         break;
     case 0xb0:
-        r = off ? sext_from(b, off) : *b;   /* movsx to 32 bits, then zero-extended */
+        /* movsx to 32 bits, then zero-extended */
+        r = off ? sext_from(b, off) : *b;
         break;
     default:
         r = alu64(op, off, &x, &y);
@@ -717,7 +730,8 @@ oko_scalar_alu(int op, int off, bool is64, const struct oko_scalar *dst,
                const struct oko_scalar *src)
 {
     if (op != 0xb0 && oko_scalar_is_const(dst) && oko_scalar_is_const(src)) {
-        return oko_scalar_const(oko_isa_alu(op, off, is64, dst->t.value, src->t.value));
+        return oko_scalar_const(
+            oko_isa_alu(op, off, is64, dst->t.value, src->t.value));
     }
     if (op == 0xb0 && oko_scalar_is_const(src)) {
         return oko_scalar_const(oko_isa_alu(op, off, is64, 0, src->t.value));
@@ -740,7 +754,8 @@ oko_scalar_endian(bool swap, int width, const struct oko_scalar *a)
     }
     /* A byte swap moves each known bit to a known place: exact on known
      * bits; the ranges follow from them. */
-    return result(from_tnum(tnum(bswap(width, low.t.value), bswap(width, low.t.mask))));
+    return result(
+        from_tnum(tnum(bswap(width, low.t.value), bswap(width, low.t.mask))));
 }
 
 /* ---- Relations ---- */
@@ -862,11 +877,13 @@ relate_bits(bool set, bool is64, struct oko_scalar *a, uint64_t c)
 }
 
 bool
-oko_scalar_relate(enum oko_rel rel, bool is64, struct oko_scalar *a, struct oko_scalar *b)
+oko_scalar_relate(enum oko_rel rel, bool is64, struct oko_scalar *a,
+                  struct oko_scalar *b)
 {
     struct view x = view_of(a, is64), y = view_of(b, is64);
     uint64_t ca = 0, cb = 0;
-    bool a_single = is_single(a, is64, &ca), b_single = is_single(b, is64, &cb);
+    bool a_single = is_single(a, is64, &ca),
+         b_single = is_single(b, is64, &cb);
 
     if (a_single && b_single) {
         return oko_rel_holds(rel, is64, ca, cb);
@@ -884,11 +901,15 @@ oko_scalar_relate(enum oko_rel rel, bool is64, struct oko_scalar *a, struct oko_
             /* Only the low halves are equal: meet their known bits and
              * 32-bit ranges. */
             struct oko_tnum t;
-            if (!tnum_intersect(compared_bits(a, false), compared_bits(b, false), &t)) {
+            if (!tnum_intersect(compared_bits(a, false),
+                                compared_bits(b, false), &t)) {
                 return false;
             }
             struct view m = {
-                MAX(x.umin, y.umin), MIN(x.umax, y.umax), MAX(x.smin, y.smin), MIN(x.smax, y.smax),
+                MAX(x.umin, y.umin),
+                MIN(x.umax, y.umax),
+                MAX(x.smin, y.smin),
+                MIN(x.smax, y.smax),
             };
             struct oko_scalar low = from_tnum(t);
             return set_view(a, false, &m) && set_view(b, false, &m)
@@ -898,10 +919,18 @@ oko_scalar_relate(enum oko_rel rel, bool is64, struct oko_scalar *a, struct oko_
         /* Only an end of a range equal to the other's single value moves. */
         if (b_single) {
             i128 c = cb, sc = is64 ? (i128) (int64_t) cb : (i128) (int32_t) cb;
-            if (x.umin == c) x.umin++;
-            if (x.umax == c) x.umax--;
-            if (x.smin == sc) x.smin++;
-            if (x.smax == sc) x.smax--;
+            if (x.umin == c) {
+                x.umin++;
+            }
+            if (x.umax == c) {
+                x.umax--;
+            }
+            if (x.smin == sc) {
+                x.smin++;
+            }
+            if (x.smax == sc) {
+                x.smax--;
+            }
             return set_view(a, is64, &x);
         }
         if (a_single) {
@@ -928,7 +957,8 @@ oko_scalar_relate(enum oko_rel rel, bool is64, struct oko_scalar *a, struct oko_
         return oko_scalar_relate(oko_rel_flip(rel), is64, b, a);
     case OKO_REL_SET: case OKO_REL_NSET: {
         bool set = rel == OKO_REL_SET;
-        struct oko_tnum ta = compared_bits(a, is64), tb = compared_bits(b, is64);
+        struct oko_tnum ta = compared_bits(a, is64),
+                        tb = compared_bits(b, is64);
         if (b_single) {
             return relate_bits(set, is64, a, cb);
         }

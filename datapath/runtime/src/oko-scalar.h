@@ -51,8 +51,18 @@ struct oko_scalar {
 /* Relations of a conditional jump: "a REL b" (the jump's condition, or its
  * negation on the fall-through path). */
 enum oko_rel {
-    OKO_REL_EQ, OKO_REL_NE, OKO_REL_GT, OKO_REL_GE, OKO_REL_LT, OKO_REL_LE,
-    OKO_REL_SGT, OKO_REL_SGE, OKO_REL_SLT, OKO_REL_SLE, OKO_REL_SET, OKO_REL_NSET,
+    OKO_REL_EQ,
+    OKO_REL_NE,
+    OKO_REL_GT,
+    OKO_REL_GE,
+    OKO_REL_LT,
+    OKO_REL_LE,
+    OKO_REL_SGT,
+    OKO_REL_SGE,
+    OKO_REL_SLT,
+    OKO_REL_SLE,
+    OKO_REL_SET,
+    OKO_REL_NSET,
 };
 
 struct oko_scalar oko_scalar_const(uint64_t);
@@ -62,27 +72,32 @@ struct oko_scalar oko_scalar_urange(uint64_t lo, uint64_t hi);
 bool oko_scalar_is_const(const struct oko_scalar *);
 bool oko_scalar_contains(const struct oko_scalar *, uint64_t);
 /* Is every value of 'new' also in 'old'? */
-bool oko_scalar_covers(const struct oko_scalar *old, const struct oko_scalar *new);
+bool oko_scalar_covers(const struct oko_scalar *old,
+                       const struct oko_scalar *new);
 
 /* Tightens every view by the others; false if no value is left. */
 bool oko_scalar_normalize(struct oko_scalar *);
 /* 'a' becomes the values in both; false if none. */
 bool oko_scalar_meet(struct oko_scalar *a, const struct oko_scalar *b);
 /* The smallest abstract value holding both. */
-struct oko_scalar oko_scalar_join(const struct oko_scalar *, const struct oko_scalar *);
+struct oko_scalar oko_scalar_join(const struct oko_scalar *,
+                                  const struct oko_scalar *);
 
 /* ALU and ALU64 operations with oko_isa_alu()'s semantics: 'op' is the
  * opcode's high nibble (0x00 add ... 0xc0 arsh, 0x80 neg, 0xb0 mov/movsx),
  * 'off' the instruction's offset field (signed div/mod, movsx width). */
-struct oko_scalar oko_scalar_alu(int op, int off, bool is64, const struct oko_scalar *dst,
+struct oko_scalar oko_scalar_alu(int op, int off, bool is64,
+                                 const struct oko_scalar *dst,
                                  const struct oko_scalar *src);
 /* END with oko_isa_endian()'s semantics. */
-struct oko_scalar oko_scalar_endian(bool swap, int width, const struct oko_scalar *);
+struct oko_scalar oko_scalar_endian(bool swap, int width,
+                                    const struct oko_scalar *);
 
 /* Narrows 'a' and 'b' to the values for which "a REL b" can hold, over 64
  * bits or (!is64) their low 32 bits; false if none can.  Neither may be
  * empty on entry. */
-bool oko_scalar_relate(enum oko_rel, bool is64, struct oko_scalar *a, struct oko_scalar *b);
+bool oko_scalar_relate(enum oko_rel, bool is64, struct oko_scalar *a,
+                       struct oko_scalar *b);
 /* Does "x REL y" hold (oko_isa_jump_taken's semantics)? */
 bool oko_rel_holds(enum oko_rel, bool is64, uint64_t x, uint64_t y);
 /* "a REL b" as "b REL' a". */

@@ -72,15 +72,16 @@ oko_stack_create(void)
     }
     pthread_once(&region_key_once, create_key);
     if (!region_key_created) {
-        return NULL;            /* out of keys: the region could not be freed */
+        /* out of keys: the region could not be freed */
+        return NULL;
     }
 
     /* Reserve the whole region inaccessible, then open the page between
      * the guards, so the guards are never accessible, not even briefly. */
     struct geometry g = geometry();
     size_t size = g.guard + g.page + g.guard;
-    uint8_t *start = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                          -1, 0);
+    uint8_t *start = mmap(NULL, size, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (start == MAP_FAILED) {
         return NULL;
     }
@@ -95,7 +96,8 @@ oko_stack_create(void)
 }
 
 int
-oko_stack_region(uintptr_t *start, size_t *size, uintptr_t *page, size_t *page_size)
+oko_stack_region(uintptr_t *start, size_t *size, uintptr_t *page,
+                 size_t *page_size)
 {
     if (!oko_stack_thread_top) {
         return 0;

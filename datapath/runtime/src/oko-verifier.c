@@ -60,8 +60,10 @@
 #define MAX_LEN_DELTA (1 << 20)         /* bound on k in "len + k" */
 #define MAX_STATES_PER_INSN 32
 #define MAX_STATES 8192
-#define MAX_STORED_BYTES (16u << 20)    /* all stored states of one verification */
-#define MAX_PENDING 1024                /* branches waiting (8.6 KB each: 8.8 MB) */
+/* all stored states of one verification */
+#define MAX_STORED_BYTES (16u << 20)
+/* branches waiting (8.6 KB each: 8.8 MB) */
+#define MAX_PENDING 1024
 
 enum vtype {
     T_NOT_INIT,
@@ -99,12 +101,17 @@ struct vreg {
     uint8_t type;           /* enum vtype */
     uint16_t map;
     int32_t range;          /* T_PKT: bytes readable from packet + var */
-    int64_t off;            /* pointers: fixed offset; T_LEN: k; scalars: delta */
-    uint32_t id;            /* scalars: base; T_PKT: range group; OR_NULL: lookup */
-    uint32_t obj;           /* T_MAP_VALUE(_OR_NULL): the lookup it came from */
-    uint32_t rel_id;        /* T_PKT: var = base(rel_id) + rel_off, if non-zero */
+    /* pointers: fixed offset; T_LEN: k; scalars: delta */
+    int64_t off;
+    /* scalars: base; T_PKT: range group; OR_NULL: lookup */
+    uint32_t id;
+    /* T_MAP_VALUE(_OR_NULL): the lookup it came from */
+    uint32_t obj;
+    /* T_PKT: var = base(rel_id) + rel_off, if non-zero */
+    uint32_t rel_id;
     int64_t rel_off;
-    struct oko_scalar v;    /* T_SCALAR: the value; pointers: the variable part */
+    /* T_SCALAR: the value; pointers: the variable part */
+    struct oko_scalar v;
 };
 
 /* "len >= base(id) + gap". */
@@ -140,7 +147,8 @@ struct stored_state {
     struct len_fact facts[MAX_LEN_FACTS];
     int n_facts;
     uint64_t spilled;                       /* bit i: slot i is in spill[] */
-    struct vreg spill[];                    /* the spilled slots, in slot order */
+    /* the spilled slots, in slot order */
+    struct vreg spill[];
 };
 
 struct verifier {
@@ -148,9 +156,11 @@ struct verifier {
     const struct oko_insn *insns;
     int n;
     char *error;
-    uint8_t *join;                          /* in-degree, up to 2 (join point) */
+    /* in-degree, up to 2 (join point) */
+    uint8_t *join;
     uint8_t *lddw_tail;                     /* insn is the 2nd half of lddw */
-    uint16_t *live;                         /* registers read later, per insn */
+    /* registers read later, per insn */
+    uint16_t *live;
     struct stored_state **seen;
     int *n_seen;
     size_t n_stored;
@@ -159,12 +169,16 @@ struct verifier {
     size_t n_pending, max_pending;
     uint32_t next_id;
     size_t explored, budget, pruned;
-    size_t compared;                        /* stored states compared at join points */
-    size_t compare_cost;                    /* their cost, charged to the budget */
-    size_t narrowed;                        /* copies narrowed with a register, charged */
+    /* stored states compared at join points */
+    size_t compared;
+    /* their cost, charged to the budget */
+    size_t compare_cost;
+    /* copies narrowed with a register, charged */
+    size_t narrowed;
     size_t max_depth;                       /* most pending states at once */
     uint64_t min_len;
-    uint8_t *explored_insns;                /* NULL, or 1 per instruction reached */
+    /* NULL, or 1 per instruction reached */
+    uint8_t *explored_insns;
 };
 
 /* The work done so far, as the budget counts it. */
@@ -225,13 +239,20 @@ alu_opcode_error(const struct oko_insn *insn, bool is64)
     case 0x70: case 0xa0: case 0xc0:
         return insn->off ? "the offset field must be 0" : NULL;
     case 0x30: case 0x90:                   /* div, mod: off 1 = signed */
-        return insn->off == 0 || insn->off == 1 ? NULL : "the offset of div/mod must be 0 or 1";
+        return insn->off == 0 || insn->off == 1
+                   ? NULL
+                   : "the offset of div/mod must be 0 or 1";
     case 0x80:                              /* neg */
-        return x ? "unknown opcode" : insn->off ? "the offset field must be 0" : NULL;
+        return x           ? "unknown opcode"
+               : insn->off ? "the offset field must be 0"
+                           : NULL;
     case 0xb0:                              /* mov, movsx */
         return insn->off == 0
-               || (x && (insn->off == 8 || insn->off == 16 || (is64 && insn->off == 32)))
-               ? NULL : "the offset of mov must be 0 (or 8, 16, 32 for movsx)";
+                       || (x
+                           && (insn->off == 8 || insn->off == 16
+                               || (is64 && insn->off == 32)))
+                   ? NULL
+                   : "the offset of mov must be 0 (or 8, 16, 32 for movsx)";
     case OP_END:
         if (is64 && x) {
             return "unknown opcode";
@@ -261,7 +282,9 @@ alu_encoding_error(const struct oko_insn *insn, bool is64)
     int op = insn->opcode & 0xf0;
     bool x = insn->opcode & SRC_X;
     if (op == 0x80) {
-        return insn->src || insn->imm ? "neg has one operand: src and imm must be 0" : NULL;
+        return insn->src || insn->imm
+                   ? "neg has one operand: src and imm must be 0"
+                   : NULL;
     }
     if (op == OP_END) {
         return insn->src ? "the src field of a byte swap must be 0" : NULL;
@@ -294,24 +317,32 @@ check_encoding(struct verifier *v, int pc)
     case CLASS_LD:
         if (insn->opcode != LDDW_OPCODE) {
             if (mode == 0x20 || mode == 0x40) {
-                return verr(v, pc, "legacy packet access (BPF_ABS/BPF_IND) is not supported: "
+                return verr(v, pc,
+                            "legacy packet access (BPF_ABS/BPF_IND) is not "
+                            "supported: "
                             "read the packet through r1");
             }
             break;
         }
         if (pc + 1 >= v->n) {
-            return verr(v, pc, "lddw is the last instruction; its second half is missing");
+            return verr(v, pc,
+                        "lddw is the last instruction; its second half is "
+                        "missing");
         }
-        if (v->insns[pc + 1].opcode || v->insns[pc + 1].dst || v->insns[pc + 1].src
-            || v->insns[pc + 1].off) {
-            return verr(v, pc + 1, "malformed second half of lddw (it must be all zero but imm)");
+        if (v->insns[pc + 1].opcode || v->insns[pc + 1].dst
+            || v->insns[pc + 1].src || v->insns[pc + 1].off) {
+            return verr(v, pc + 1,
+                        "malformed second half of lddw (it must be all zero "
+                        "but imm)");
         }
         if (insn->off) {
             return verr(v, pc, "lddw does not use its offset; it must be 0");
         }
         if (insn->src == OKO_PSEUDO_MAP_INDEX) {
             if (insn->imm < 0 || (size_t) insn->imm >= v->prog->n_maps) {
-                return verr(v, pc, "reference to map index %d, but the program declares %zu maps",
+                return verr(v, pc,
+                            "reference to map index %d, but the program "
+                            "declares %zu maps",
                             insn->imm, v->prog->n_maps);
             }
         } else if (insn->src != 0) {
@@ -323,27 +354,40 @@ check_encoding(struct verifier *v, int pc)
      * instruction set may give them a meaning our engines would ignore. */
     case CLASS_LDX:
         if (mode == MODE_MEM || (mode == MODE_MEMSX && size != SIZE_DW)) {
-            return insn->imm ? verr(v, pc, "opcode 0x%02x: a load does not use imm; it must be 0",
-                                    insn->opcode) : 0;
+            return insn->imm ? verr(v, pc,
+                                    "opcode 0x%02x: a load does not use imm; "
+                                    "it must be 0",
+                                    insn->opcode)
+                             : 0;
         }
         break;
     case CLASS_ST:
         if (mode == MODE_MEM) {
-            return insn->src ? verr(v, pc, "opcode 0x%02x: a store of an immediate does not use "
-                                    "src; it must be 0", insn->opcode) : 0;
+            return insn->src ? verr(v, pc,
+                                    "opcode 0x%02x: a store of an immediate "
+                                    "does not use "
+                                    "src; it must be 0",
+                                    insn->opcode)
+                             : 0;
         }
         break;
     case CLASS_STX:
         if (mode == MODE_MEM) {
-            return insn->imm ? verr(v, pc, "opcode 0x%02x: a store from a register does not use "
-                                    "imm; it must be 0", insn->opcode) : 0;
+            return insn->imm ? verr(v, pc,
+                                    "opcode 0x%02x: a store from a register "
+                                    "does not use "
+                                    "imm; it must be 0",
+                                    insn->opcode)
+                             : 0;
         }
         if (mode == MODE_ATOMIC && (size == SIZE_W || size == SIZE_DW)) {
             int a = insn->imm;
-            if (a == ATOMIC_ADD || a == ATOMIC_OR || a == ATOMIC_AND || a == ATOMIC_XOR
-                || a == (ATOMIC_ADD | ATOMIC_FETCH) || a == (ATOMIC_OR | ATOMIC_FETCH)
-                || a == (ATOMIC_AND | ATOMIC_FETCH) || a == (ATOMIC_XOR | ATOMIC_FETCH)
-                || a == ATOMIC_XCHG || a == ATOMIC_CMPXCHG) {
+            if (a == ATOMIC_ADD || a == ATOMIC_OR || a == ATOMIC_AND
+                || a == ATOMIC_XOR || a == (ATOMIC_ADD | ATOMIC_FETCH)
+                || a == (ATOMIC_OR | ATOMIC_FETCH)
+                || a == (ATOMIC_AND | ATOMIC_FETCH)
+                || a == (ATOMIC_XOR | ATOMIC_FETCH) || a == ATOMIC_XCHG
+                || a == ATOMIC_CMPXCHG) {
                 return 0;
             }
             return verr(v, pc, "unknown atomic operation 0x%x", (unsigned) a);
@@ -371,17 +415,23 @@ check_encoding(struct verifier *v, int pc)
             }
             if (insn->src == 1) {
                 /* oko_program_inline_calls() replaces them before. */
-                return verr(v, pc, "program-local call left in the program (inline calls first)");
+                return verr(v, pc,
+                            "program-local call left in the program (inline "
+                            "calls first)");
             }
             if (insn->src != 0) {
-                return verr(v, pc, "calls to kernel functions are not supported");
+                return verr(v, pc,
+                            "calls to kernel functions are not supported");
             }
             if (!oko_helper_proto(insn->imm)) {
-                /* Checked here too, so that unreachable code cannot hold one. */
+                /* Checked here too, so that unreachable code cannot hold one.
+                 */
                 return verr(v, pc, "call to unknown helper %d", insn->imm);
             }
             if (insn->dst || insn->off) {
-                return verr(v, pc, "opcode 0x85: a call uses only imm (the helper); dst and off "
+                return verr(v, pc,
+                            "opcode 0x85: a call uses only imm (the helper); "
+                            "dst and off "
                             "must be 0");
             }
             return 0;
@@ -391,32 +441,45 @@ check_encoding(struct verifier *v, int pc)
                 break;
             }
             if (insn->dst || insn->src || insn->off || insn->imm) {
-                return verr(v, pc, "opcode 0x95: exit uses no field; dst, src, off and imm must "
+                return verr(v, pc,
+                            "opcode 0x95: exit uses no field; dst, src, off "
+                            "and imm must "
                             "be 0");
             }
             return 0;
         }
-        if (op == 0xe0 || op == 0xf0 || (op == OP_JA && (insn->opcode & SRC_X))) {
+        if (op == 0xe0 || op == 0xf0
+            || (op == OP_JA && (insn->opcode & SRC_X))) {
             break;
         }
         /* Unused fields must be 0, as for ALU (alu_encoding_error()). */
         if (op == OP_JA) {
-            if (insn->src || insn->dst || (cls == CLASS_JMP ? insn->imm : insn->off)) {
-                return verr(v, pc, "opcode 0x%02x: ja uses only its %s; the other fields must be 0",
+            if (insn->src || insn->dst
+                || (cls == CLASS_JMP ? insn->imm : insn->off)) {
+                return verr(v, pc,
+                            "opcode 0x%02x: ja uses only its %s; the other "
+                            "fields must be 0",
                             insn->opcode, cls == CLASS_JMP ? "offset" : "imm");
             }
         } else if ((insn->opcode & SRC_X) ? insn->imm != 0 : insn->src != 0) {
-            return verr(v, pc, "opcode 0x%02x: the %s field must be 0 when the source is %s",
+            return verr(v, pc,
+                        "opcode 0x%02x: the %s field must be 0 when the "
+                        "source is %s",
                         insn->opcode, (insn->opcode & SRC_X) ? "imm" : "src",
-                        (insn->opcode & SRC_X) ? "a register" : "an immediate");
+                        (insn->opcode & SRC_X) ? "a register"
+                                               : "an immediate");
         }
         {
             long target = (long) pc + 1 + oko_isa_jump_delta(insn);
             if (target < 0 || target >= v->n) {
-                return verr(v, pc, "jump out of the program (to insn %ld of %d)", target, v->n);
+                return verr(v, pc,
+                            "jump out of the program (to insn %ld of %d)",
+                            target, v->n);
             }
             if (v->lddw_tail[target]) {
-                return verr(v, pc, "jump into the middle of the lddw at insn %ld", target - 1);
+                return verr(v, pc,
+                            "jump into the middle of the lddw at insn %ld",
+                            target - 1);
             }
         }
         return 0;
@@ -484,7 +547,10 @@ check_cfg(struct verifier *v)
             err = verr(v, pc, "execution can run past the last instruction "
                        "(the program must end with exit)");
         } else if (color[s] == GREY) {
-            err = verr(v, pc, "jump back to insn %d makes a loop (loops are not allowed)", s);
+            err = verr(v, pc,
+                       "jump back to insn %d makes a loop (loops are not "
+                       "allowed)",
+                       s);
         } else {
             if (v->join[s] < 2) {
                 v->join[s]++;               /* in-degree, saturating at 2 */
@@ -516,7 +582,8 @@ insn_use_def(const struct verifier *v, int pc, uint16_t *use, uint16_t *def)
     int cls = insn->opcode & 0x07;
 
     oko_isa_use_def(insn, use, def);
-    if ((cls == CLASS_JMP || cls == CLASS_JMP32) && (insn->opcode & 0xf0) == OP_CALL) {
+    if ((cls == CLASS_JMP || cls == CLASS_JMP32)
+        && (insn->opcode & 0xf0) == OP_CALL) {
         const struct oko_helper_proto *proto = oko_helper_proto(insn->imm);
         if (proto) {
             *use = 0;
@@ -642,14 +709,17 @@ stack_bounds(struct verifier *v, int pc, int64_t off, int64_t size, int *index)
 /* Checks that 'size' bytes at byte index 'i' are initialised and hold no
  * part of a spilled pointer. */
 static int
-stack_readable(struct verifier *v, int pc, const struct vstate *s, int i, int64_t size)
+stack_readable(struct verifier *v, int pc, const struct vstate *s, int i,
+               int64_t size)
 {
     for (int64_t b = i; b < i + size; b++) {
         if (s->stype[b] == S_INVALID) {
-            return verr(v, pc, "reads uninitialised stack at fp%+d", (int) (b - STACK_BYTES));
+            return verr(v, pc, "reads uninitialised stack at fp%+d",
+                        (int) (b - STACK_BYTES));
         }
         if (s->stype[b] == S_SPILL && is_pointer(&s->spill[b / 8])) {
-            return verr(v, pc, "reads part of a pointer spilled at fp%+d as a number",
+            return verr(v, pc,
+                        "reads part of a pointer spilled at fp%+d as a number",
                         (int) (b / 8 * 8 - STACK_BYTES));
         }
     }
@@ -664,8 +734,10 @@ stack_write_misc(struct verifier *v, int pc, struct vstate *s, int i, int size)
 {
     for (int b = i; b < i + size; b++) {
         if (s->stype[b] == S_SPILL && is_pointer(&s->spill[b / 8])) {
-            return verr(v, pc, "overwrites part of the pointer spilled at fp%+d "
-                        "(a spilled pointer can only be replaced whole, by an 8-byte store)",
+            return verr(v, pc,
+                        "overwrites part of the pointer spilled at fp%+d "
+                        "(a spilled pointer can only be replaced whole, by an "
+                        "8-byte store)",
                         b / 8 * 8 - STACK_BYTES);
         }
     }
@@ -688,14 +760,15 @@ static const char *const size_names[] = { "u32", "u16", "u8", "u64" };
 /* Checks an access of 'size' bytes at 'r' + 'off'.  For stack accesses sets
  * '*stack_index' to the byte index when the offset is fixed, else -1. */
 static int
-check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t off,
-             int64_t size, bool write, int *stack_index)
+check_access(struct verifier *v, int pc, struct vstate *s, int regno,
+             int64_t off, int64_t size, bool write, int *stack_index)
 {
     const struct vreg *r = &s->regs[regno];
     /* Only for pointers: their fixed offsets are below 2^29 and variable
      * parts below 2^20, so neither sum can overflow.  A number's 'off' and
      * range are anything (it is refused below, as a base). */
-    bool pointer = r->type == T_PKT || r->type == T_STACK || r->type == T_MAP_VALUE;
+    bool pointer
+        = r->type == T_PKT || r->type == T_STACK || r->type == T_MAP_VALUE;
     int64_t lo = pointer ? r->off + off : 0;
     int64_t var = pointer ? (int64_t) (r->v.umax - r->v.umin) : 0;
     *stack_index = -1;
@@ -703,10 +776,14 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
     switch (r->type) {
     case T_PKT:
         if (write) {
-            return verr(v, pc, "writes to the packet are not allowed (the packet is read-only)");
+            return verr(v, pc,
+                        "writes to the packet are not allowed (the packet is "
+                        "read-only)");
         }
         if (lo + (int64_t) r->v.umin < 0) {
-            return verr(v, pc, "packet read at offset %" PRId64 " is before the packet start",
+            return verr(v, pc,
+                        "packet read at offset %" PRId64
+                        " is before the packet start",
                         lo + (int64_t) r->v.umin);
         }
         if (lo >= 0 && r->id && lo + size <= r->range) {
@@ -714,7 +791,8 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
         }
         if (r->rel_id) {
             for (int i = 0; i < s->n_facts; i++) {
-                if (s->facts[i].id == r->rel_id && lo + r->rel_off + size <= s->facts[i].gap) {
+                if (s->facts[i].id == r->rel_id
+                    && lo + r->rel_off + size <= s->facts[i].gap) {
                     return 0;
                 }
             }
@@ -723,14 +801,18 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
             return 0;
         }
         if (r->v.umax) {
-            return verr(v, pc, "packet read of %" PRId64 " bytes at a variable offset %" PRId64
-                        "+[%" PRIu64 ", %" PRIu64 "] is not proven within len "
+            return verr(v, pc,
+                        "packet read of %" PRId64
+                        " bytes at a variable offset %" PRId64 "+[%" PRIu64
+                        ", %" PRIu64 "] is not proven within len "
                         "(compare the pointer with the packet end first)",
                         size, lo, r->v.umin, r->v.umax);
         }
-        return verr(v, pc, "packet read of %" PRId64 " bytes at offset %" PRId64
+        return verr(v, pc,
+                    "packet read of %" PRId64 " bytes at offset %" PRId64
                     " is not proven within len (only %" PRIu64 " bytes are; "
-                    "compare len first)", size, lo, s->len_min);
+                    "compare len first)",
+                    size, lo, s->len_min);
     case T_STACK: {
         if (var) {
             lo += r->v.umin;
@@ -744,8 +826,10 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
             if (write) {
                 for (int b = index; b < index + size + var; b++) {
                     if (s->stype[b] == S_SPILL) {
-                        return verr(v, pc, "write at a variable stack offset may hit "
-                                    "the register spilled at fp%+d", b / 8 * 8 - STACK_BYTES);
+                        return verr(v, pc,
+                                    "write at a variable stack offset may hit "
+                                    "the register spilled at fp%+d",
+                                    b / 8 * 8 - STACK_BYTES);
                     }
                 }
                 return 0;
@@ -757,20 +841,31 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
     }
     case T_MAP_VALUE: {
         uint32_t value_size = v->prog->maps[r->map].value_size;
-        if (lo + (int64_t) r->v.umin < 0 || lo + (int64_t) r->v.umax + size > value_size) {
-            return verr(v, pc, "%s access at offset %" PRId64 "%s of a value of map '%s' "
-                        "is outside its %u bytes", size_names[size == 8 ? 3 : size == 4 ? 0
-                                                              : size == 2 ? 1 : 2],
+        if (lo + (int64_t) r->v.umin < 0
+            || lo + (int64_t) r->v.umax + size > value_size) {
+            return verr(v, pc,
+                        "%s access at offset %" PRId64
+                        "%s of a value of map '%s' "
+                        "is outside its %u bytes",
+                        size_names[size == 8   ? 3
+                                   : size == 4 ? 0
+                                   : size == 2 ? 1
+                                               : 2],
                         lo + (int64_t) r->v.umin, var ? " (+variable)" : "",
                         map_name(v, r->map), value_size);
         }
         return 0;
     }
     case T_MAP_VALUE_OR_NULL:
-        return verr(v, pc, "r%d may be NULL (a map lookup's result): compare it with 0 "
-                    "before using it", regno);
+        return verr(v, pc,
+                    "r%d may be NULL (a map lookup's result): compare it with "
+                    "0 "
+                    "before using it",
+                    regno);
     case T_PKT_END:
-        return verr(v, pc, "r%d is the packet end pointer: nothing can be read or written there",
+        return verr(v, pc,
+                    "r%d is the packet end pointer: nothing can be read or "
+                    "written there",
                     regno);
     case T_MAP:
         return verr(v, pc, "r%d is a map reference, not a pointer to memory "
@@ -778,7 +873,8 @@ check_access(struct verifier *v, int pc, struct vstate *s, int regno, int64_t of
     case T_NOT_INIT:
         return verr(v, pc, "r%d is used before it is set", regno);
     default:
-        return verr(v, pc, "r%d is %s, not a pointer: cannot %s memory through it",
+        return verr(v, pc,
+                    "r%d is %s, not a pointer: cannot %s memory through it",
                     regno, type_names[r->type], write ? "write" : "read");
     }
 }
@@ -810,7 +906,8 @@ do_ldx(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
     if (insn->dst == FP) {
         return verr(v, pc, "r10 (the frame pointer) is read-only");
     }
-    int err = check_access(v, pc, s, insn->src, insn->off, size, false, &index);
+    int err
+        = check_access(v, pc, s, insn->src, insn->off, size, false, &index);
     if (err) {
         return err;
     }
@@ -853,10 +950,13 @@ do_store(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
     const struct vreg *dst = &s->regs[insn->dst];
     if (src && is_pointer(src)) {
         if (dst->type == T_MAP_VALUE) {
-            return verr(v, pc, "storing a pointer into a map value is not allowed");
+            return verr(v, pc,
+                        "storing a pointer into a map value is not allowed");
         }
         if (index < 0 || size != 8 || index % 8) {
-            return verr(v, pc, "a pointer can only be spilled whole, to an 8-byte aligned "
+            return verr(v, pc,
+                        "a pointer can only be spilled whole, to an 8-byte "
+                        "aligned "
                         "stack slot");
         }
     }
@@ -887,11 +987,14 @@ do_atomic(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         return verr(v, pc, "r%d is used before it is set", insn->src);
     }
     if (!is_number(src)) {
-        return verr(v, pc, "atomic operation with %s in r%d; only numbers are allowed",
+        return verr(v, pc,
+                    "atomic operation with %s in r%d; only numbers are "
+                    "allowed",
                     type_names[src->type], insn->src);
     }
     if (insn->imm == ATOMIC_CMPXCHG && !is_number(&s->regs[0])) {
-        return verr(v, pc, "cmpxchg compares with r0, which holds %s", type_names[s->regs[0].type]);
+        return verr(v, pc, "cmpxchg compares with r0, which holds %s",
+                    type_names[s->regs[0].type]);
     }
     int err = check_access(v, pc, s, insn->dst, insn->off, size, true, &index);
     if (err) {
@@ -900,7 +1003,8 @@ do_atomic(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
     const struct vreg *dst = &s->regs[insn->dst];
     if ((dst->off + insn->off) % size || !oko_scalar_is_const(&dst->v)
         || dst->v.t.value % size) {
-        return verr(v, pc, "atomic operation at a misaligned or variable offset");
+        return verr(v, pc,
+                    "atomic operation at a misaligned or variable offset");
     }
     if (index >= 0) {
         err = stack_readable(v, pc, s, index, size);
@@ -961,7 +1065,9 @@ alu_len(const struct vstate *s, const struct oko_insn *insn, struct vreg *dst,
     if (k <= -MAX_LEN_DELTA || k >= MAX_LEN_DELTA) {
         return false;
     }
-    if (!is64 && ((int64_t) s->len_min + k < 0 || (int64_t) s->len_max + k > (int64_t) UINT32_MAX)) {
+    if (!is64
+        && ((int64_t) s->len_min + k < 0
+            || (int64_t) s->len_max + k > (int64_t) UINT32_MAX)) {
         return false;
     }
     dst->off = k;
@@ -976,7 +1082,8 @@ alu_number(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
 
     if (op == OP_END) {
         struct oko_scalar x = number_value(s, dst);
-        struct oko_scalar r = oko_scalar_endian(is64 || (insn->opcode & SRC_X), insn->imm, &x);
+        struct oko_scalar r
+            = oko_scalar_endian(is64 || (insn->opcode & SRC_X), insn->imm, &x);
         mark_scalar(v, dst, &r);
         return 0;
     }
@@ -995,7 +1102,8 @@ alu_number(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
     struct oko_scalar a = number_value(s, dst), b = number_value(s, src);
     struct oko_scalar r = oko_scalar_alu(op, insn->off, is64, &a, &b);
     if (dst->type == T_SCALAR && dst->id && is64 && is_const(src)
-        && (op == 0x00 || op == 0x10) && small_signed(const_value(src), MAX_OFFSET, &c)) {
+        && (op == 0x00 || op == 0x10)
+        && small_signed(const_value(src), MAX_OFFSET, &c)) {
         /* base + off +/- c keeps its base when no member wraps around
          * (the relation to the base is one of integers). */
         int64_t delta = op == 0x00 ? c : -c;
@@ -1027,12 +1135,15 @@ pointer_offset(const struct vreg *p)
  * "len + k" (the bytes left).  Everything else would turn an address into a
  * number and is refused. */
 static int
-pointer_difference(struct verifier *v, struct vstate *s, int pc, struct vreg *dst,
-                   const struct vreg *src)
+pointer_difference(struct verifier *v, struct vstate *s, int pc,
+                   struct vreg *dst, const struct vreg *src)
 {
     if (dst->type == T_PKT && src->type == T_PKT_END) {
-        return verr(v, pc, "subtracting the packet end pointer from a packet pointer is not "
-                    "allowed (it is minus the bytes left; subtract the other way round)");
+        return verr(v, pc,
+                    "subtracting the packet end pointer from a packet pointer "
+                    "is not "
+                    "allowed (it is minus the bytes left; subtract the other "
+                    "way round)");
     }
     if (dst->type == T_PKT_END && src->type == T_PKT) {
         /* (pkt + len + e) - (pkt + o + var) */
@@ -1046,7 +1157,8 @@ pointer_difference(struct verifier *v, struct vstate *s, int pc, struct vreg *ds
             }
         }
         struct vreg end = { .type = T_LEN, .off = dst->off };
-        struct oko_scalar left = number_value(s, &end), used = pointer_offset(src);
+        struct oko_scalar left = number_value(s, &end),
+                          used = pointer_offset(src);
         struct oko_scalar r = oko_scalar_alu(0x10, 0, true, &left, &used);
         mark_scalar(v, dst, &r);
         return 0;
@@ -1061,11 +1173,15 @@ pointer_difference(struct verifier *v, struct vstate *s, int pc, struct vreg *ds
                                && dst->obj == src->obj));
     if (!same_object) {
         if (dst->type == src->type && dst->type == T_MAP_VALUE) {
-            return verr(v, pc, "subtracting pointers into two different objects (values of "
+            return verr(v, pc,
+                        "subtracting pointers into two different objects "
+                        "(values of "
                         "two lookups) is not allowed");
         }
-        return verr(v, pc, "subtracting %s from %s is not allowed (pointers into two "
-                    "different objects)", type_names[src->type], type_names[dst->type]);
+        return verr(v, pc,
+                    "subtracting %s from %s is not allowed (pointers into two "
+                    "different objects)",
+                    type_names[src->type], type_names[dst->type]);
     }
     struct oko_scalar a = pointer_offset(dst), b = pointer_offset(src);
     struct oko_scalar r = oko_scalar_alu(0x10, 0, true, &a, &b);
@@ -1084,15 +1200,19 @@ alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
         return verr(v, pc, "32-bit arithmetic on a pointer is not allowed");
     }
     if (op != 0x00 && op != 0x10) {
-        return verr(v, pc, "only adding or subtracting a number is allowed on a pointer "
-                    "(r%d holds %s)", is_pointer(dst) ? insn->dst : insn->src,
+        return verr(v, pc,
+                    "only adding or subtracting a number is allowed on a "
+                    "pointer "
+                    "(r%d holds %s)",
+                    is_pointer(dst) ? insn->dst : insn->src,
                     type_names[is_pointer(dst) ? dst->type : src->type]);
     }
     if (is_pointer(dst) && is_pointer(src)) {
         if (op != 0x10) {
             return verr(v, pc, "adding two pointers is not allowed");
         }
-        if (dst->type == T_MAP || src->type == T_MAP || dst->type == T_MAP_VALUE_OR_NULL
+        if (dst->type == T_MAP || src->type == T_MAP
+            || dst->type == T_MAP_VALUE_OR_NULL
             || src->type == T_MAP_VALUE_OR_NULL) {
             return verr(v, pc, "subtracting %s from %s is not allowed",
                         type_names[src->type], type_names[dst->type]);
@@ -1104,20 +1224,24 @@ alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
     struct vreg ptr = is_pointer(dst) ? *dst : *src;
     struct vreg num = is_pointer(dst) ? *src : *dst;
     if (!is_pointer(dst) && op == 0x10) {
-        return verr(v, pc, "subtracting a pointer from a number is not allowed");
+        return verr(v, pc,
+                    "subtracting a pointer from a number is not allowed");
     }
     switch (ptr.type) {
     case T_MAP:
         return verr(v, pc, "arithmetic on a map reference is not allowed");
     case T_MAP_VALUE_OR_NULL:
-        return verr(v, pc, "arithmetic on a map value pointer that may be NULL "
+        return verr(v, pc,
+                    "arithmetic on a map value pointer that may be NULL "
                     "(compare it with 0 first)");
     default:
         break;
     }
-    if (num.type == T_LEN && ptr.type == T_PKT && op == 0x00 && var_is_const(&ptr, 0)
-        && ptr.off + num.off > -MAX_OFFSET && ptr.off + num.off < MAX_OFFSET) {
-        int64_t k = ptr.off + num.off;      /* pkt + o + len + k: the end, moved */
+    if (num.type == T_LEN && ptr.type == T_PKT && op == 0x00
+        && var_is_const(&ptr, 0) && ptr.off + num.off > -MAX_OFFSET
+        && ptr.off + num.off < MAX_OFFSET) {
+        /* pkt + o + len + k: the end, moved */
+        int64_t k = ptr.off + num.off;
         memset(dst, 0, sizeof *dst);
         dst->type = T_PKT_END;
         dst->off = k;
@@ -1125,10 +1249,12 @@ alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
     }
     struct oko_scalar n = number_value(s, &num);
     int64_t delta;
-    if (oko_scalar_is_const(&n) && small_signed(n.t.value, MAX_OFFSET, &delta)) {
+    if (oko_scalar_is_const(&n)
+        && small_signed(n.t.value, MAX_OFFSET, &delta)) {
         int64_t off = ptr.off + (op == 0x00 ? delta : -delta);
         if (off <= -MAX_OFFSET || off >= MAX_OFFSET) {
-            return verr(v, pc, "pointer offset %" PRId64 " is out of range", off);
+            return verr(v, pc, "pointer offset %" PRId64 " is out of range",
+                        off);
         }
         ptr.off = off;
         *dst = ptr;
@@ -1139,16 +1265,21 @@ alu_pointer(struct verifier *v, struct vstate *s, const struct oko_insn *insn,
                     (int64_t) n.t.value);
     }
     if (op == 0x10) {
-        return verr(v, pc, "subtracting a variable from a pointer is not allowed");
+        return verr(v, pc,
+                    "subtracting a variable from a pointer is not allowed");
     }
     if (ptr.type == T_PKT_END) {
-        return verr(v, pc, "adding a variable to the packet end pointer is not allowed");
+        return verr(v, pc,
+                    "adding a variable to the packet end pointer is not "
+                    "allowed");
     }
     /* The variable part is a number in [0, MAX_VAR_OFFSET): both summands
      * are, so the sum is exact. */
     if (n.umax >= MAX_VAR_OFFSET || ptr.v.umax + n.umax >= MAX_VAR_OFFSET) {
-        return verr(v, pc, "variable offset added to %s may be as large as %" PRIu64
-                    ": bound it with a comparison first", type_names[ptr.type], n.umax);
+        return verr(v, pc,
+                    "variable offset added to %s may be as large as %" PRIu64
+                    ": bound it with a comparison first",
+                    type_names[ptr.type], n.umax);
     }
     if (ptr.type == T_PKT) {
         bool first_var = var_is_const(&ptr, 0);
@@ -1181,13 +1312,15 @@ do_alu(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             return verr(v, pc, "r%d is used before it is set", insn->src);
         }
     } else {
-        mark_const(&src, is64 ? (uint64_t) (int64_t) insn->imm : (uint32_t) insn->imm);
+        mark_const(&src, is64 ? (uint64_t) (int64_t) insn->imm
+                              : (uint32_t) insn->imm);
     }
 
     if (op == 0xb0) {                       /* mov */
         if (insn->off) {                    /* movsx */
             if (!is_number(&src)) {
-                return verr(v, pc, "sign-extending move of %s", type_names[src.type]);
+                return verr(v, pc, "sign-extending move of %s",
+                            type_names[src.type]);
             }
             struct oko_scalar x = number_value(s, &src);
             struct oko_scalar r = oko_scalar_alu(op, insn->off, is64, &x, &x);
@@ -1199,7 +1332,8 @@ do_alu(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             return 0;
         }
         if (is_pointer(&src)) {
-            return verr(v, pc, "32-bit move of %s is not allowed", type_names[src.type]);
+            return verr(v, pc, "32-bit move of %s is not allowed",
+                        type_names[src.type]);
         }
         struct oko_scalar x = number_value(s, &src);
         bool fits = src.type == T_LEN
@@ -1207,7 +1341,8 @@ do_alu(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
                       && (int64_t) s->len_max + src.off <= (int64_t) UINT32_MAX
                     : x.umax <= UINT32_MAX;
         if (fits) {
-            *dst = src;                     /* the same value: keeps len + k and ids */
+            /* the same value: keeps len + k and ids */
+            *dst = src;
             return 0;
         }
         struct oko_scalar r = oko_scalar_alu(op, 0, false, &x, &x);
@@ -1220,7 +1355,8 @@ do_alu(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
     }
     if (op == OP_END || op == 0x80) {
         if (is_pointer(dst)) {
-            return verr(v, pc, "%s of %s is not allowed", op == 0x80 ? "negation" : "byte swap",
+            return verr(v, pc, "%s of %s is not allowed",
+                        op == 0x80 ? "negation" : "byte swap",
                         type_names[dst->type]);
         }
         return alu_number(v, s, insn, dst, &src, is64);
@@ -1244,15 +1380,19 @@ check_mem_arg(struct verifier *v, struct vstate *s, int regno, uint64_t size,
         if (r->type == T_MAP_VALUE_OR_NULL) {
             return check_access(v, pc, s, regno, 0, 1, false, &index);
         }
-        return verr(v, pc, "%s: argument r%d (%s) must point to %" PRIu64 " readable bytes "
-                    "on the stack, in a map value or in the packet; it holds %s",
+        return verr(v, pc,
+                    "%s: argument r%d (%s) must point to %" PRIu64
+                    " readable bytes "
+                    "on the stack, in a map value or in the packet; it holds "
+                    "%s",
                     proto->name, regno, what, size, type_names[r->type]);
     }
     if (!size) {
         return 0;
     }
     if (size > OKO_MAX_PKT_LEN) {
-        return verr(v, pc, "%s: argument r%d (%s) of %" PRIu64 " bytes is too large",
+        return verr(v, pc,
+                    "%s: argument r%d (%s) of %" PRIu64 " bytes is too large",
                     proto->name, regno, what, size);
     }
     int err = check_access(v, pc, s, regno, 0, size, false, &index);
@@ -1290,13 +1430,16 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             continue;
         }
         if (r->type == T_NOT_INIT) {
-            return verr(v, pc, "%s: argument r%d is used before it is set", proto->name, regno);
+            return verr(v, pc, "%s: argument r%d is used before it is set",
+                        proto->name, regno);
         }
         int err = 0;
         switch (kind) {
         case OKO_ARG_MAP:
             if (r->type != T_MAP) {
-                return verr(v, pc, "%s: argument r%d must be a map reference (&map); it holds %s",
+                return verr(v, pc,
+                            "%s: argument r%d must be a map reference (&map); "
+                            "it holds %s",
                             proto->name, regno, type_names[r->type]);
             }
             map = r->map;
@@ -1308,14 +1451,17 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             }
             break;
         case OKO_ARG_KEY:
-            err = check_mem_arg(v, s, regno, v->prog->maps[map].key_size, proto, "key");
+            err = check_mem_arg(v, s, regno, v->prog->maps[map].key_size,
+                                proto, "key");
             break;
         case OKO_ARG_VALUE:
-            err = check_mem_arg(v, s, regno, v->prog->maps[map].value_size, proto, "value");
+            err = check_mem_arg(v, s, regno, v->prog->maps[map].value_size,
+                                proto, "value");
             break;
         case OKO_ARG_SCALAR:
             if (!is_number(r)) {
-                return verr(v, pc, "%s: argument r%d must be a number; it holds %s",
+                return verr(v, pc,
+                            "%s: argument r%d must be a number; it holds %s",
                             proto->name, regno, type_names[r->type]);
             }
             break;
@@ -1323,12 +1469,15 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             break;                          /* checked with its size */
         case OKO_ARG_MEM_SIZE: {
             if (!is_number(r)) {
-                return verr(v, pc, "%s: argument r%d must be a size; it holds %s",
+                return verr(v, pc,
+                            "%s: argument r%d must be a size; it holds %s",
                             proto->name, regno, type_names[r->type]);
             }
             uint64_t hi = number_value(s, r).umax;
             if (hi > STACK_BYTES) {
-                return verr(v, pc, "%s: size in r%d may be up to %" PRIu64 "; at most %d",
+                return verr(v, pc,
+                            "%s: size in r%d may be up to %" PRIu64
+                            "; at most %d",
                             proto->name, regno, hi, STACK_BYTES);
             }
             err = check_mem_arg(v, s, regno - 1, hi, proto, "memory");
@@ -1350,7 +1499,8 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
         r0->type = T_MAP_VALUE_OR_NULL;
         r0->map = map;
         r0->id = ++v->next_id;
-        r0->obj = r0->id;                   /* each lookup's value is an object of its own */
+        /* each lookup's value is an object of its own */
+        r0->obj = r0->id;
     } else {
         mark_unknown(v, &s->regs[0]);
     }
@@ -1362,9 +1512,18 @@ do_call(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
 /* Relations between two values ("int", not the enum type, so that switches
  * may list only the relations they act on). */
 enum {
-    R_EQ = OKO_REL_EQ, R_NE = OKO_REL_NE, R_GT = OKO_REL_GT, R_GE = OKO_REL_GE,
-    R_LT = OKO_REL_LT, R_LE = OKO_REL_LE, R_SGT = OKO_REL_SGT, R_SGE = OKO_REL_SGE,
-    R_SLT = OKO_REL_SLT, R_SLE = OKO_REL_SLE, R_SET = OKO_REL_SET, R_NSET = OKO_REL_NSET,
+    R_EQ = OKO_REL_EQ,
+    R_NE = OKO_REL_NE,
+    R_GT = OKO_REL_GT,
+    R_GE = OKO_REL_GE,
+    R_LT = OKO_REL_LT,
+    R_LE = OKO_REL_LE,
+    R_SGT = OKO_REL_SGT,
+    R_SGE = OKO_REL_SGE,
+    R_SLT = OKO_REL_SLT,
+    R_SLE = OKO_REL_SLE,
+    R_SET = OKO_REL_SET,
+    R_NSET = OKO_REL_NSET,
 };
 
 /* The relation "dst OP src" that holds when the jump is 'taken' (or not). */
@@ -1372,10 +1531,12 @@ static int
 jump_rel(int op, bool taken)
 {
     static const int rels[16][2] = {
-        [0x1] = { R_NE, R_EQ }, [0x2] = { R_LE, R_GT }, [0x3] = { R_LT, R_GE },
-        [0x4] = { R_NSET, R_SET }, [0x5] = { R_EQ, R_NE }, [0x6] = { R_SLE, R_SGT },
-        [0x7] = { R_SLT, R_SGE }, [0xa] = { R_GE, R_LT }, [0xb] = { R_GT, R_LE },
-        [0xc] = { R_SGE, R_SLT }, [0xd] = { R_SGT, R_SLE },
+        [0x1] = { R_NE, R_EQ },   [0x2] = { R_LE, R_GT },
+        [0x3] = { R_LT, R_GE },   [0x4] = { R_NSET, R_SET },
+        [0x5] = { R_EQ, R_NE },   [0x6] = { R_SLE, R_SGT },
+        [0x7] = { R_SLT, R_SGE }, [0xa] = { R_GE, R_LT },
+        [0xb] = { R_GT, R_LE },   [0xc] = { R_SGE, R_SLT },
+        [0xd] = { R_SGT, R_SLE },
     };
     return rels[op >> 4][taken];
 }
@@ -1420,7 +1581,8 @@ set_scalar(struct verifier *v, struct vstate *s, const struct vreg *r,
         if (i >= N_REGS && s->stype[(i - N_REGS) * 8] != S_SPILL) {
             continue;
         }
-        if (x->type != T_SCALAR || !((is_reg && x == r) || (id && x->id == id))) {
+        if (x->type != T_SCALAR
+            || !((is_reg && x == r) || (id && x->id == id))) {
             continue;
         }
         if (x != r) {
@@ -1428,7 +1590,8 @@ set_scalar(struct verifier *v, struct vstate *s, const struct vreg *r,
         }
         struct oko_scalar shifted = *value;
         if (x->off != off) {
-            struct oko_scalar shift = oko_scalar_const((uint64_t) (x->off - off));
+            struct oko_scalar shift
+                = oko_scalar_const((uint64_t) (x->off - off));
             shifted = oko_scalar_alu(0x00, 0, true, value, &shift);
         }
         if (!oko_scalar_meet(&x->v, &shifted)) {
@@ -1484,7 +1647,8 @@ narrow_len(struct vstate *s, int rel, int64_t k, uint64_t c, bool is32)
         case R_LE: if (t < q) q = t; break;
         case R_SET: case R_NSET:
             if (p == q) {
-                uint64_t w = (uint64_t) ((p + d) % m), cw = (uint64_t) (cv % m);
+                uint64_t w = (uint64_t) ((p + d) % m),
+                         cw = (uint64_t) (cv % m);
                 if (((w & cw) != 0) != (rel == R_SET)) {
                     q = p - 1;
                 }
@@ -1520,7 +1684,8 @@ learn_len_fact(struct vstate *s, int64_t k, const struct vreg *x, int rel)
     }
     int64_t gap;
     switch (rel) {
-    case R_GE: case R_SGE: gap = x->off - k; break;         /* len >= base + off - k */
+    /* len >= base + off - k */
+    case R_GE: case R_SGE: gap = x->off - k; break;
     case R_GT: case R_SGT: gap = x->off - k + 1; break;
     default: return;
     }
@@ -1532,15 +1697,16 @@ learn_len_fact(struct vstate *s, int64_t k, const struct vreg *x, int rel)
             return;
         }
     }
-    int slot = s->n_facts < MAX_LEN_FACTS ? s->n_facts++ : (int) (x->id % MAX_LEN_FACTS);
+    int slot = s->n_facts < MAX_LEN_FACTS ? s->n_facts++
+                                          : (int) (x->id % MAX_LEN_FACTS);
     s->facts[slot].id = x->id;
     s->facts[slot].gap = gap;
 }
 
 /* Narrows 's' by "a REL b" on numbers; returns false if impossible. */
 static bool
-narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a, struct vreg *b,
-               int rel, bool is32)
+narrow_numbers(struct verifier *v, struct vstate *s, struct vreg *a,
+               struct vreg *b, int rel, bool is32)
 {
     if (b->type == T_LEN && a->type != T_LEN) {
         struct vreg *t = a;
@@ -1578,7 +1744,8 @@ learn_pkt_range(struct vstate *s, const struct vreg *p, int64_t readable)
         return true;
     }
     if (oko_scalar_is_const(&p->v)) {
-        uint64_t need = (uint64_t) readable + p->v.t.value;     /* both below 2^30 */
+        /* both below 2^30 */
+        uint64_t need = (uint64_t) readable + p->v.t.value;
         if (need > s->len_max) {
             return false;
         }
@@ -1605,8 +1772,8 @@ learn_pkt_range(struct vstate *s, const struct vreg *p, int64_t readable)
 /* Narrows 's' by "a REL b" where one is a pointer; returns 1 if the branch is
  * possible, 0 if not, or an error (negative, message written). */
 static int
-narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, struct vreg *b,
-                int rel, bool is32)
+narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a,
+                struct vreg *b, int rel, bool is32)
 {
     if (is32) {
         verr(v, pc, "32-bit comparison of a pointer is not allowed");
@@ -1620,9 +1787,12 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
         return -1;
     }
     /* NULL check of a map lookup's result. */
-    struct vreg *p = a->type == T_MAP_VALUE_OR_NULL ? a : b->type == T_MAP_VALUE_OR_NULL ? b : NULL;
+    struct vreg *p = a->type == T_MAP_VALUE_OR_NULL   ? a
+                     : b->type == T_MAP_VALUE_OR_NULL ? b
+                                                      : NULL;
     struct vreg *other = p == a ? b : a;
-    if (p && is_const(other) && const_value(other) == 0 && (rel == R_EQ || rel == R_NE)) {
+    if (p && is_const(other) && const_value(other) == 0
+        && (rel == R_EQ || rel == R_NE)) {
         uint32_t id = p->id;
         for (int i = 0; i < N_REGS + STACK_SLOTS; i++) {
             struct vreg *x = i < N_REGS ? &s->regs[i] : &s->spill[i - N_REGS];
@@ -1649,13 +1819,17 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
     struct vreg *q = is_pointer(a) ? a : b;
     struct vreg *zero = q == a ? b : a;
     if ((q->type == T_MAP_VALUE || q->type == T_STACK || q->type == T_PKT)
-        && is_const(zero) && const_value(zero) == 0 && (rel == R_EQ || rel == R_NE)) {
-        bool inside = q->type == T_STACK
-                      ? q->off >= -STACK_BYTES && q->off + (int64_t) q->v.umax <= 0
-                      : q->off == 0 && q->v.umax == 0;
+        && is_const(zero) && const_value(zero) == 0
+        && (rel == R_EQ || rel == R_NE)) {
+        bool inside
+            = q->type == T_STACK
+                  ? q->off >= -STACK_BYTES && q->off + (int64_t) q->v.umax <= 0
+                  : q->off == 0 && q->v.umax == 0;
         if (!inside) {
-            verr(v, pc, "comparing %s outside its object with 0 is not allowed "
-                 "(compare it before moving it, or compare the offset)", type_names[q->type]);
+            verr(v, pc,
+                 "comparing %s outside its object with 0 is not allowed "
+                 "(compare it before moving it, or compare the offset)",
+                 type_names[q->type]);
             return -1;
         }
         return rel == R_NE;
@@ -1676,13 +1850,19 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
                             : x->type == T_PKT_END ? -(int64_t) s->len_min : 0;
             if (x->off < start) {
                 if (x->type == T_PKT_END) {
-                    verr(v, pc, "comparing the packet end moved down by %" PRId64 " bytes is "
-                         "not allowed: the packet is known to have only %" PRIu64 " (it may "
-                         "lie before the packet; compare packet + n with the end instead)",
+                    verr(v, pc,
+                         "comparing the packet end moved down by %" PRId64
+                         " bytes is "
+                         "not allowed: the packet is known to have only "
+                         "%" PRIu64 " (it may "
+                         "lie before the packet; compare packet + n with the "
+                         "end instead)",
                          -x->off, s->len_min);
                 } else {
-                    verr(v, pc, "comparing %s that may lie before its object's start "
-                         "(offset %" PRId64 ") with another pointer is not allowed",
+                    verr(v, pc,
+                         "comparing %s that may lie before its object's start "
+                         "(offset %" PRId64
+                         ") with another pointer is not allowed",
                          type_names[x->type], x->off);
                 }
                 return -1;
@@ -1696,7 +1876,8 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
         rel = flip_rel(rel);
     }
     if (a->type == T_PKT && b->type == T_PKT_END) {
-        /* a = base + o, b = end + e: "base + o <= end + e" proves o - e bytes. */
+        /* a = base + o, b = end + e: "base + o <= end + e" proves o - e bytes.
+         */
         int64_t o = a->off, e = b->off;
         switch (rel) {
         case R_LE: case R_SLE: return learn_pkt_range(s, a, o - e);
@@ -1708,15 +1889,20 @@ narrow_pointers(struct verifier *v, struct vstate *s, int pc, struct vreg *a, st
      * values of different lookups compare as their addresses: refused (the
      * branch would tell the program where its objects are). */
     if (is_pointer(a) && is_pointer(b)
-        && ((a->type == b->type && a->type != T_MAP && a->type != T_MAP_VALUE_OR_NULL
-             && (a->type != T_MAP_VALUE || (a->map == b->map && a->obj == b->obj)))
+        && ((a->type == b->type && a->type != T_MAP
+             && a->type != T_MAP_VALUE_OR_NULL
+             && (a->type != T_MAP_VALUE
+                 || (a->map == b->map && a->obj == b->obj)))
             || (a->type == T_PKT_END && b->type == T_PKT_END))) {
         return 1;
     }
     if (p) {
-        verr(v, pc, "a map value pointer that may be NULL can only be compared with 0");
+        verr(v, pc,
+             "a map value pointer that may be NULL can only be compared with "
+             "0");
     } else {
-        verr(v, pc, "comparing %s with %s is not allowed", type_names[a->type], type_names[b->type]);
+        verr(v, pc, "comparing %s with %s is not allowed", type_names[a->type],
+             type_names[b->type]);
     }
     return -1;
 }
@@ -1745,8 +1931,11 @@ do_cond_jump(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
     bool ok[2];
     struct vstate *states[2];
     if (v->n_pending == MAX_PENDING) {
-        return verr(v, pc, "the program is too complex: more than %d branches wait to be "
-                    "explored at once", MAX_PENDING);
+        return verr(v, pc,
+                    "the program is too complex: more than %d branches wait "
+                    "to be "
+                    "explored at once",
+                    MAX_PENDING);
     }
     if (v->n_pending == v->max_pending) {
         size_t n = v->max_pending ? v->max_pending * 2 : 64;
@@ -1780,10 +1969,14 @@ do_cond_jump(struct verifier *v, struct vstate *s, const struct oko_insn *insn)
             /* Fold a decided comparison of two constants. */
             struct vreg *x = &st->regs[insn->dst], *y = &st->regs[insn->src];
             if (is_const(x) && is_const(y)) {
-                ok[t] = oko_isa_jump_taken(op, !is32, const_value(x), const_value(y)) == t;
+                ok[t] = oko_isa_jump_taken(op, !is32, const_value(x),
+                                           const_value(y))
+                        == t;
             }
         } else if (is_const(a)) {
-            ok[t] = oko_isa_jump_taken(op, !is32, const_value(a), const_value(&b_imm)) == t;
+            ok[t] = oko_isa_jump_taken(op, !is32, const_value(a),
+                                       const_value(&b_imm))
+                    == t;
         }
     }
     s->pc = pc + 1;
@@ -1837,7 +2030,8 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
     switch (old->type) {
     case T_SCALAR:
         if (!old->v.t.mask && !new->v.t.mask) {         /* both constants */
-            return old->v.t.value == new->v.t.value;    /* the common case, quickly */
+            /* the common case, quickly */
+            return old->v.t.value == new->v.t.value;
         }
         return oko_scalar_covers(&old->v, &new->v)
                && (oko_scalar_is_const(&old->v)
@@ -1848,16 +2042,19 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
     case T_MAP:
         return old->map == new->map;
     case T_PKT:
-        return old->off == new->off && oko_scalar_covers(&old->v, &new->v)
-               && new->range >= old->range && same_id(m, old->id, new->id)
-               && same_id(m, old->rel_id, new->rel_id) && old->rel_off == new->rel_off;
+        return old->off == new->off &&oko_scalar_covers(&old->v, &new->v)
+               && new->range >= old->range &&same_id(m, old->id, new->id)
+               && same_id(m, old->rel_id, new->rel_id)
+               && old->rel_off == new->rel_off;
     case T_STACK:
         return old->off == new->off && oko_scalar_covers(&old->v, &new->v);
     case T_MAP_VALUE:
-        return old->off == new->off && old->map == new->map
-               && oko_scalar_covers(&old->v, &new->v) && same_id(m, old->obj, new->obj);
+        return old->off == new->off
+               && old->map == new->map &&oko_scalar_covers(&old->v, &new->v)
+               && same_id(m, old->obj, new->obj);
     case T_MAP_VALUE_OR_NULL:
-        return old->off == new->off && old->map == new->map && same_id(m, old->id, new->id)
+        return old->off == new->off
+               && old->map == new->map &&same_id(m, old->id, new->id)
                && same_id(m, old->obj, new->obj);
     default:
         return false;
@@ -1865,15 +2062,18 @@ reg_covers(const struct vreg *old, const struct vreg *new, struct idmap *m)
 }
 
 static bool
-state_covers(const struct stored_state *old, const struct vstate *new, uint16_t live)
+state_covers(const struct stored_state *old, const struct vstate *new,
+             uint16_t live)
 {
     struct idmap m;
-    m.n = 0;                                /* (not zeroed whole: 0.5 KB per comparison) */
+    /* (not zeroed whole: 0.5 KB per comparison) */
+    m.n = 0;
     if (new->len_min < old->len_min || new->len_max > old->len_max) {
         return false;
     }
     for (int i = 0; i < N_REGS; i++) {
-        if ((live & OKO_REG_BIT(i)) && !reg_covers(&old->regs[i], &new->regs[i], &m)) {
+        if ((live & OKO_REG_BIT(i))
+            && !reg_covers(&old->regs[i], &new->regs[i], &m)) {
             return false;
         }
     }
@@ -1888,11 +2088,13 @@ state_covers(const struct stored_state *old, const struct vstate *new, uint16_t 
         }
     }
     /* Slot by slot: a slot is wholly S_SPILL or holds no S_SPILL byte. */
-    int k = 0;                              /* index of the next spill in old->spill[] */
+    /* index of the next spill in old->spill[] */
+    int k = 0;
     for (int slot = 0; slot < STACK_SLOTS; slot++) {
         const uint8_t *ot = &old->stype[slot * 8], *nt = &new->stype[slot * 8];
         if (old->spilled & (UINT64_C(1) << slot)) {
-            if (nt[0] != S_SPILL || !reg_covers(&old->spill[k++], &new->spill[slot], &m)) {
+            if (nt[0] != S_SPILL
+                || !reg_covers(&old->spill[k++], &new->spill[slot], &m)) {
                 return false;
             }
             continue;
@@ -1901,11 +2103,13 @@ state_covers(const struct stored_state *old, const struct vstate *new, uint16_t 
         memcpy(&ow, ot, 8);
         memcpy(&nw, nt, 8);
         if (ow == nw) {
-            continue;                       /* the same invalid and plain bytes */
+            /* the same invalid and plain bytes */
+            continue;
         }
         bool new_pointer = nt[0] == S_SPILL && is_pointer(&new->spill[slot]);
         for (int b = 0; b < 8; b++) {
-            /* A plain byte covers any byte but an invalid one or a pointer's. */
+            /* A plain byte covers any byte but an invalid one or a pointer's.
+             */
             if (ot[b] == S_MISC && (nt[b] == S_INVALID || new_pointer)) {
                 return false;
             }
@@ -1943,8 +2147,9 @@ prune(struct verifier *v, const struct vstate *s)
             }
         }
         int n_spilled = __builtin_popcountll(spilled);
-        struct stored_state *st = oko_arena_alloc(&v->stored, sizeof *st
-                                                  + n_spilled * sizeof st->spill[0]);
+        struct stored_state *st
+            = oko_arena_alloc(&v->stored,
+                              sizeof *st + n_spilled * sizeof st->spill[0]);
         if (st) {
             memcpy(st->regs, s->regs, sizeof st->regs);
             memcpy(st->stype, s->stype, sizeof st->stype);
@@ -1990,7 +2195,8 @@ step(struct verifier *v, struct vstate *s)
             r->type = T_MAP;
             r->map = insn->imm;
         } else {
-            mark_const(r, (uint32_t) insn->imm | (uint64_t) (uint32_t) insn[1].imm << 32);
+            mark_const(r, (uint32_t) insn->imm
+                              | (uint64_t) (uint32_t) insn[1].imm << 32);
         }
         s->pc += 2;
         return 0;
@@ -2002,7 +2208,8 @@ step(struct verifier *v, struct vstate *s)
         err = do_store(v, s, insn);
         break;
     case CLASS_STX:
-        err = (insn->opcode & 0xe0) == MODE_ATOMIC ? do_atomic(v, s, insn) : do_store(v, s, insn);
+        err = (insn->opcode & 0xe0) == MODE_ATOMIC ? do_atomic(v, s, insn)
+                                                   : do_store(v, s, insn);
         break;
     case CLASS_ALU:
     case CLASS_ALU64:
@@ -2015,8 +2222,10 @@ step(struct verifier *v, struct vstate *s)
                 return verr(v, s->pc, "r0 (the verdict) is not set at exit");
             }
             if (!is_number(r0)) {
-                return verr(v, s->pc, "r0 holds %s at exit; a filter returns a number "
-                            "(1 = match, 0 = no match)", type_names[r0->type]);
+                return verr(v, s->pc,
+                            "r0 holds %s at exit; a filter returns a number "
+                            "(1 = match, 0 = no match)",
+                            type_names[r0->type]);
             }
             return -1;
         }
@@ -2054,9 +2263,13 @@ explore(struct verifier *v)
     for (;;) {
         ++v->explored;
         if (work(v) > v->budget) {
-            err = verr(v, s->pc, "the program is too complex: more than %zu steps (instructions "
-                       "explored, states compared where paths join, copies narrowed by "
-                       "comparisons) over all its paths", v->budget);
+            err = verr(v, s->pc,
+                       "the program is too complex: more than %zu steps "
+                       "(instructions "
+                       "explored, states compared where paths join, copies "
+                       "narrowed by "
+                       "comparisons) over all its paths",
+                       v->budget);
             break;
         }
         if (v->explored_insns) {
@@ -2079,7 +2292,8 @@ explore(struct verifier *v)
 }
 
 int
-oko_verify(const struct oko_program *prog, const struct oko_verify_options *opts,
+oko_verify(const struct oko_program *prog,
+           const struct oko_verify_options *opts,
            struct oko_verify_stats *stats, char error[OKO_ERROR_MAX])
 {
     struct verifier v = {
@@ -2100,13 +2314,15 @@ oko_verify(const struct oko_program *prog, const struct oko_verify_options *opts
         return EINVAL;
     }
     if (v.min_len > OKO_MAX_MIN_LEN) {
-        snprintf(error, OKO_ERROR_MAX, "minimum packet length %" PRIu64 " is above %d",
-                 v.min_len, OKO_MAX_MIN_LEN);
+        snprintf(error, OKO_ERROR_MAX,
+                 "minimum packet length %" PRIu64 " is above %d", v.min_len,
+                 OKO_MAX_MIN_LEN);
         return EINVAL;
     }
     if (prog->n_insns > OKO_MAX_INSNS) {
-        snprintf(error, OKO_ERROR_MAX, "program of %zu instructions; at most %d",
-                 prog->n_insns, OKO_MAX_INSNS);
+        snprintf(error, OKO_ERROR_MAX,
+                 "program of %zu instructions; at most %d", prog->n_insns,
+                 OKO_MAX_INSNS);
         return EINVAL;
     }
     v.join = calloc(v.n, 1);

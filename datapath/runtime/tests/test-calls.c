@@ -48,7 +48,8 @@ expect_rejection(const char *text, const char *reason)
     struct oko_filter *f = load(text, error);
     CU_ASSERT_PTR_NULL(f);
     if (f || !strstr(error, reason)) {
-        printf("\n  expected \"%s\", got \"%s\"", reason, f ? "acceptance" : error);
+        printf("\n  expected \"%s\", got \"%s\"", reason,
+               f ? "acceptance" : error);
         CU_FAIL("not rejected as expected");
     }
     oko_filter_destroy(f);
@@ -199,7 +200,8 @@ test_compiled_functions(void)
         CU_ASSERT_EQUAL(e->run(f, tcp, sizeof tcp), 0);     /* TCP seen once */
         CU_ASSERT_EQUAL(e->run(f, tcp, sizeof tcp), 1);     /* twice */
         CU_ASSERT_EQUAL(e->run(f, arp, sizeof arp), 0);
-        CU_ASSERT_EQUAL(e->run(f, tcp, 20), 0);             /* too short to be IPv4 */
+        /* too short to be IPv4 */
+        CU_ASSERT_EQUAL(e->run(f, tcp, 20), 0);
         oko_filter_destroy(f);
     }
     free(elf);
@@ -210,33 +212,43 @@ test_rejections(void)
 {
     expect_rejection("call local f\nexit\nf:\ncall local f\nexit\n",
                      "insn 2: recursive call");
-    expect_rejection("call local f\nexit\nf:\ncall local g\nexit\ng:\ncall local f\nexit\n",
+    expect_rejection("call local f\nexit\nf:\ncall local g\nexit\ng:\ncall "
+                     "local f\nexit\n",
                      "insn 4: recursive call");
-    expect_rejection("call local +5\nexit\n", "insn 0: call to insn 6, outside the program");
-    expect_rejection("call local f\nexit\nf:\nmov %r0, 1\ng:\nmov %r0, 2\nexit\n"
+    expect_rejection("call local +5\nexit\n",
+                     "insn 0: call to insn 6, outside the program");
+    expect_rejection("call local f\nexit\nf:\nmov %r0, 1\ng:\nmov %r0, "
+                     "2\nexit\n"
                      "h:\ncall local g\nexit\n",
                      "runs on into the function at insn 3");
     expect_rejection("call local f\nja +2\nexit\nf:\nmov %r0, 1\nexit\n",
-                     "insn 1: jump from the function at insn 0 into the function at insn 3");
+                     "insn 1: jump from the function at insn 0 into the "
+                     "function at insn 3");
     /* 480 bytes in the caller and 40 in the callee do not fit in 512; the
      * callee's store is named by its own index. */
-    expect_rejection("stdw [%r10-480], 1\ncall local f\nexit\nf:\nstdw [%r10-40], 2\n"
+    expect_rejection("stdw [%r10-480], 1\ncall local f\nexit\nf:\nstdw "
+                     "[%r10-40], 2\n"
                      "mov %r0, 0\nexit\n",
                      "insn 3: ");
-    expect_rejection("mov %r1, 0\ncall local f\nexit\nf:\nmov %r2, 1\nadd %r2, %r10\nmov %r0, 0\nexit\n",
+    expect_rejection("mov %r1, 0\ncall local f\nexit\nf:\nmov %r2, 1\nadd "
+                     "%r2, %r10\nmov %r0, 0\nexit\n",
                      "insn 4: r10 used as an operand in a called function");
     /* Nine functions deep. */
     char deep[1024] = "";
     for (int i = 0; i < 9; i++) {
-        snprintf(deep + strlen(deep), sizeof deep - strlen(deep), "call local f%d\nexit\nf%d:\n", i, i);
+        snprintf(deep + strlen(deep), sizeof deep - strlen(deep),
+                 "call local f%d\nexit\nf%d:\n", i, i);
     }
     strcat(deep, "mov %r0, 0\nexit\n");
     expect_rejection(deep, "calls nested deeper than 8");
 
     /* Constants added to a copy of r10 add up beyond 32 bits before the
-     * verifier sees them (found by fuzz-run: a signed overflow, under UBSan). */
-    expect_rejection("mov %r1, %r10\nadd %r1, 1618018536\nadd %r1, 1618018536\n"
-                     "call local f\nexit\nf:\nmov %r0, 0\nexit\n", "insn ");
+     * verifier sees them (found by fuzz-run: a signed overflow, under UBSan).
+     */
+    expect_rejection("mov %r1, %r10\nadd %r1, 1618018536\nadd %r1, "
+                     "1618018536\n"
+                     "call local f\nexit\nf:\nmov %r0, 0\nexit\n",
+                     "insn ");
 
     /* Register fields name r11-r15 too: the verifier refuses them, the
      * inliner must not index by them first (found by fuzz-load). */

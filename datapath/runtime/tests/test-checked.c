@@ -33,7 +33,8 @@ read_text(const char *path)
     return buf;
 }
 
-static const size_t lengths[] = { 0, 1, 14, 20, 34, 54, 60, 64, 74, 128, 1500 };
+static const size_t lengths[]
+    = { 0, 1, 14, 20, 34, 54, 60, 64, 74, 128, 1500 };
 #define N_LENGTHS (sizeof lengths / sizeof *lengths)
 
 /* Runs an accepted filter checked on packets of each length, with three
@@ -61,7 +62,8 @@ run_clean(const char *name, struct oko_filter *f, const uint8_t *explored)
             char error[OKO_ERROR_MAX];
             uint64_t r0;
             oko_epoch_enter();
-            int err = oko_checked_run(&f->prog, f->maps, explored, pkt, len, &r0, error);
+            int err = oko_checked_run(&f->prog, f->maps, explored, pkt, len,
+                                      &r0, error);
             oko_epoch_exit();
             if (err) {
                 printf("\n  %s, %zu bytes: %s", name, len, error);
@@ -78,7 +80,8 @@ load_and_run(const char *name, struct oko_program *prog)
 {
     static uint8_t explored[OKO_MAX_INSNS];
     memset(explored, 0, sizeof explored);
-    struct oko_filter_options opts = { .verify = { .explored = explored }, .interpret = true };
+    struct oko_filter_options opts
+        = { .verify = { .explored = explored }, .interpret = true };
     struct oko_filter *f;
     char error[OKO_ERROR_MAX];
     if (oko_filter_from_program(prog, &opts, &f, error)) {
@@ -127,7 +130,8 @@ test_accepted_programs_run_clean(void)
         free(elf);
     }
     closedir(d);
-    printf("\nchecked execution: %d accepted programs x %zu packets, %d traps\n",
+    printf("\nchecked execution: %d accepted programs x %zu packets, %d "
+           "traps\n",
            programs, N_LENGTHS * 3, traps);
     CU_ASSERT(programs >= 25);
     CU_ASSERT_EQUAL(traps, 0);
@@ -144,7 +148,8 @@ test_unsafe_programs_trap(void)
         { "pointer-diff-pkt-minus-end.s", "of a packet pointer" },
         { "pointer-diff-variable-minus-base.s", "of a stack pointer" },
         { "pointer-diff-two-lookups.s", "a number made of addresses" },
-        { "spill-pointer-partly-overwritten.s", "overwrites part of a packet pointer" },
+        { "spill-pointer-partly-overwritten.s",
+          "overwrites part of a packet pointer" },
         { "byteswap-be64-is-64-bit.s", "of a stack pointer" },
         { "byteswap-le64-is-64-bit.s", "of a stack pointer" },
         { "len-narrowing-overflow-le.s", "of a packet pointer" },
@@ -160,7 +165,9 @@ test_unsafe_programs_trap(void)
         CU_ASSERT_EQUAL_FATAL(oko_asm(read_text(path), &prog, error), 0);
         struct oko_map *maps[OKO_MAX_MAPS] = { NULL };
         for (size_t m = 0; m < prog.n_maps; m++) {
-            CU_ASSERT_EQUAL_FATAL(oko_map_create(&prog.maps[m], &maps[m], error), 0);
+            CU_ASSERT_EQUAL_FATAL(oko_map_create(&prog.maps[m], &maps[m],
+                                                 error),
+                                  0);
         }
         uint64_t r0;
         size_t len = strstr(cases[i].file, "len-narrowing") ? 1 : sizeof pkt;
@@ -170,8 +177,8 @@ test_unsafe_programs_trap(void)
         if (err == EFAULT && strstr(error, cases[i].trap)) {
             trapped++;
         } else {
-            printf("\n  %s: expected a trap with \"%s\", got \"%s\"", cases[i].file,
-                   cases[i].trap, err ? error : "no trap");
+            printf("\n  %s: expected a trap with \"%s\", got \"%s\"",
+                   cases[i].file, cases[i].trap, err ? error : "no trap");
         }
         for (size_t m = 0; m < prog.n_maps; m++) {
             oko_map_destroy(maps[m]);
@@ -190,20 +197,26 @@ test_unexplored_instruction_traps(void)
 {
     char error[OKO_ERROR_MAX];
     struct oko_program prog;
-    CU_ASSERT_EQUAL_FATAL(oko_asm("mov %r0, 0\njlt %r2, 4, +1\nmov %r0, 1\nexit\n", &prog,
-                                  error), 0);
+    CU_ASSERT_EQUAL_FATAL(oko_asm("mov %r0, 0\njlt %r2, 4, +1\nmov %r0, "
+                                  "1\nexit\n",
+                                  &prog, error),
+                          0);
     uint8_t explored[4] = { 0 };
     struct oko_verify_options opts = { .explored = explored };
     CU_ASSERT_EQUAL_FATAL(oko_verify(&prog, &opts, NULL, error), 0);
     CU_ASSERT(explored[0] && explored[1] && explored[2] && explored[3]);
     uint8_t pkt[8] = { 0 };
     uint64_t r0;
-    CU_ASSERT_EQUAL(oko_checked_run(&prog, NULL, explored, pkt, 8, &r0, error), 0);
+    CU_ASSERT_EQUAL(oko_checked_run(&prog, NULL, explored, pkt, 8, &r0, error),
+                    0);
     CU_ASSERT_EQUAL(r0, 1);
-    explored[2] = 0;                        /* as if "len >= 4" were impossible */
-    CU_ASSERT_EQUAL(oko_checked_run(&prog, NULL, explored, pkt, 8, &r0, error), EFAULT);
-    CU_ASSERT_STRING_EQUAL(error, "insn 2: runs an instruction the verifier never explored");
-    CU_ASSERT_EQUAL(oko_checked_run(&prog, NULL, explored, pkt, 2, &r0, error), 0);
+    explored[2] = 0; /* as if "len >= 4" were impossible */
+    CU_ASSERT_EQUAL(oko_checked_run(&prog, NULL, explored, pkt, 8, &r0, error),
+                    EFAULT);
+    CU_ASSERT_STRING_EQUAL(error, "insn 2: runs an instruction the verifier "
+                                  "never explored");
+    CU_ASSERT_EQUAL(oko_checked_run(&prog, NULL, explored, pkt, 2, &r0, error),
+                    0);
     oko_program_destroy(&prog);
 }
 

@@ -80,17 +80,21 @@ parse_data(const char *path, struct test_data *t)
     enum { NONE, ASM, MEM, RESULT, RAW, OTHER } section = NONE;
     while (fgets(line, sizeof line, f)) {
         if (!strncmp(line, "-- ", 3)) {
-            section = !strncmp(line + 3, "asm", 3) ? ASM : !strncmp(line + 3, "mem", 3) ? MEM
-                    : !strncmp(line + 3, "result", 6) ? RESULT : !strncmp(line + 3, "raw", 3) ? RAW
-                    : OTHER;
+            section = !strncmp(line + 3, "asm", 3)      ? ASM
+                      : !strncmp(line + 3, "mem", 3)    ? MEM
+                      : !strncmp(line + 3, "result", 6) ? RESULT
+                      : !strncmp(line + 3, "raw", 3)    ? RAW
+                                                        : OTHER;
             continue;
         }
         switch (section) {
         case ASM:
-            strncat(t->asm_text, line, sizeof t->asm_text - strlen(t->asm_text) - 1);
+            strncat(t->asm_text, line,
+                    sizeof t->asm_text - strlen(t->asm_text) - 1);
             break;
         case MEM:
-            for (char *p = strtok(line, " \t\n"); p; p = strtok(NULL, " \t\n")) {
+            for (char *p = strtok(line, " \t\n"); p;
+                 p = strtok(NULL, " \t\n")) {
                 if (t->mem_len < sizeof t->mem) {
                     t->mem[t->mem_len++] = strtoul(p, NULL, 16);
                 }
@@ -120,7 +124,8 @@ static const char *
 conformance_dir(void)
 {
     static const char *const candidates[] = {
-        "../../../shared/conformance/bpf",      /* from datapath/runtime in /work/main */
+        /* from datapath/runtime in /work/main */
+        "../../../shared/conformance/bpf",
         "/work/shared/conformance/bpf",
     };
     const char *env = getenv("OKO_CONFORMANCE_DIR");
@@ -149,7 +154,10 @@ test_suite(void)
     const char *dir = conformance_dir();
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "\nconformance suite not found at %s (set OKO_CONFORMANCE_DIR)\n", dir);
+        fprintf(stderr,
+                "\nconformance suite not found at %s (set "
+                "OKO_CONFORMANCE_DIR)\n",
+                dir);
         CU_FAIL_FATAL("conformance suite not found");
     }
     load_rejections();
@@ -169,7 +177,8 @@ test_suite(void)
     for (size_t i = 0; i < n_names; i++) {
         char path[1024], error[OKO_ERROR_MAX], name[256];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        snprintf(name, sizeof name, "%.*s", (int) strlen(names[i]) - 5, names[i]);
+        snprintf(name, sizeof name, "%.*s", (int) strlen(names[i]) - 5,
+                 names[i]);
         CU_ASSERT_EQUAL_FATAL(parse_data(path, t), 0);
 
         struct oko_program prog;
@@ -185,20 +194,22 @@ test_suite(void)
             encoding_ok &= k < prog.n_insns && word == t->raw[k];
         }
         if (!encoding_ok) {
-            printf("\n  FAIL %s: encoding differs from the suite's raw bytes", name);
+            printf("\n  FAIL %s: encoding differs from the suite's raw bytes",
+                   name);
             failed++;
             oko_program_destroy(&prog);
             continue;
         }
-        struct oko_filter_options opts = { .verify = { .min_len = t->mem_len } };
+        struct oko_filter_options opts
+            = { .verify = { .min_len = t->mem_len } };
         struct oko_filter *filter;
         int err = oko_filter_from_program(&prog, &opts, &filter, error);
         struct expected_rejection *expected = expected_rejection(name);
         if (expected) {
             expected->seen = 1;
             if (!err || !strstr(error, expected->reason)) {
-                printf("\n  FAIL %s: expected rejection \"%s\", got %s", name, expected->reason,
-                       err ? error : "acceptance");
+                printf("\n  FAIL %s: expected rejection \"%s\", got %s", name,
+                       expected->reason, err ? error : "acceptance");
                 failed++;
             } else {
                 rejected++;
@@ -218,8 +229,9 @@ test_suite(void)
             uint64_t r0 = engine->run(filter, mem, t->mem_len);
             runs++;
             if (r0 != t->result) {
-                printf("\n  FAIL %s (%s): r0 = 0x%llx, expected 0x%llx", name, engine->name,
-                       (unsigned long long) r0, (unsigned long long) t->result);
+                printf("\n  FAIL %s (%s): r0 = 0x%llx, expected 0x%llx", name,
+                       engine->name, (unsigned long long) r0,
+                       (unsigned long long) t->result);
                 ok = 0;
             }
         }
@@ -228,12 +240,14 @@ test_suite(void)
     }
     for (size_t i = 0; i < n_rejections; i++) {
         if (!rejections[i].seen) {
-            printf("\n  FAIL %s: listed as rejected but not in the suite", rejections[i].name);
+            printf("\n  FAIL %s: listed as rejected but not in the suite",
+                   rejections[i].name);
             failed++;
         }
     }
     printf("\nconformance: %zu cases: %zu pass in every engine (%zu runs), "
-           "%zu rejected as listed, %zu failed\n", n_names, passed, runs, rejected, failed);
+           "%zu rejected as listed, %zu failed\n",
+           n_names, passed, runs, rejected, failed);
     CU_ASSERT_EQUAL(failed, 0);
     CU_ASSERT(n_names > 300);
     for (size_t i = 0; i < n_names; i++) {

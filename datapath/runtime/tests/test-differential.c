@@ -29,7 +29,8 @@
 
 struct gen {
     unsigned seed;
-    bool full;                          /* full ISA, or the librte_bpf subset */
+    /* full ISA, or the librte_bpf subset */
+    bool full;
     struct oko_insn insns[256];
     size_t n;
 };
@@ -43,8 +44,11 @@ rnd(struct gen *g, unsigned n)
 static void
 put(struct gen *g, uint8_t opcode, int dst, int src, int16_t off, int32_t imm)
 {
-    g->insns[g->n++] = (struct oko_insn) { .opcode = opcode, .dst = dst, .src = src,
-                                           .off = off, .imm = imm };
+    g->insns[g->n++] = (struct oko_insn){ .opcode = opcode,
+                                          .dst = dst,
+                                          .src = src,
+                                          .off = off,
+                                          .imm = imm };
 }
 
 /* A register the program may write: r0, r2-r9 (r1 stays the packet). */
@@ -58,8 +62,9 @@ data_reg(struct gen *g)
 static int32_t
 interesting_imm(struct gen *g)
 {
-    static const int32_t values[] = { 0, 1, -1, 2, 7, 8, 31, 32, 63, 64, 255, 0x7fffffff,
-                                      INT32_MIN, 0x12345678, -100, 65535 };
+    static const int32_t values[]
+        = { 0,  1,  -1,  2,          7,         8,          31,   32,
+            63, 64, 255, 0x7fffffff, INT32_MIN, 0x12345678, -100, 65535 };
     return rnd(g, 3) ? values[rnd(g, 16)] : (int32_t) rand_r(&g->seed);
 }
 
@@ -69,8 +74,8 @@ gen_alu(struct gen *g)
     bool is64 = rnd(g, 2);
     int cls = is64 ? CLASS_ALU64 : CLASS_ALU;
     int dst = data_reg(g);
-    static const int ops[] = { 0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90,
-                               0xa0, 0xb0, 0xc0, 0xd0 };
+    static const int ops[] = { 0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60,
+                               0x70, 0x80, 0x90, 0xa0, 0xb0, 0xc0, 0xd0 };
     int op = ops[rnd(g, 14)];
     bool x = rnd(g, 2);
     switch (op) {
@@ -82,9 +87,11 @@ gen_alu(struct gen *g)
         if (g->full && rnd(g, 3) == 0) {
             put(g, CLASS_ALU64 | OP_END, dst, 0, 0, width);       /* bswap */
         } else if (g->full) {
-            put(g, CLASS_ALU | OP_END | (rnd(g, 2) ? SRC_X : 0), dst, 0, 0, width);
+            put(g, CLASS_ALU | OP_END | (rnd(g, 2) ? SRC_X : 0), dst, 0, 0,
+                width);
         } else {
-            put(g, CLASS_ALU | OP_END | SRC_X, dst, 0, 0, width);  /* librte_bpf: see above */
+            /* librte_bpf: see above */
+            put(g, CLASS_ALU | OP_END | SRC_X, dst, 0, 0, width);
         }
         return;
     }
@@ -111,7 +118,8 @@ gen_alu(struct gen *g)
     case 0xb0:
         if (g->full && x && rnd(g, 3) == 0) {
             int widths[] = { 8, 16, 32 };
-            put(g, cls | op | SRC_X, dst, data_reg(g), widths[rnd(g, is64 ? 3 : 2)], 0);
+            put(g, cls | op | SRC_X, dst, data_reg(g),
+                widths[rnd(g, is64 ? 3 : 2)], 0);
             return;
         }
         /* fall through */
@@ -129,12 +137,17 @@ gen_memory(struct gen *g)
 {
     static const int sizes[] = { SIZE_B, SIZE_H, SIZE_W, SIZE_DW };
     int size = sizes[rnd(g, 4)];
-    int bytes = size == SIZE_B ? 1 : size == SIZE_H ? 2 : size == SIZE_W ? 4 : 8;
-    int16_t stack_off = -(int16_t) (bytes * (1 + rnd(g, STACK_SLOTS_USED * 8 / bytes)));
+    int bytes = size == SIZE_B   ? 1
+                : size == SIZE_H ? 2
+                : size == SIZE_W ? 4
+                                 : 8;
+    int16_t stack_off
+        = -(int16_t) (bytes * (1 + rnd(g, STACK_SLOTS_USED * 8 / bytes)));
     switch (rnd(g, g->full ? 5 : 4)) {
     case 0: {                                           /* packet read */
         bool sx = g->full && size != SIZE_DW && rnd(g, 3) == 0;
-        put(g, CLASS_LDX | (sx ? MODE_MEMSX : MODE_MEM) | size, data_reg(g), 1, 0, 0);
+        put(g, CLASS_LDX | (sx ? MODE_MEMSX : MODE_MEM) | size, data_reg(g), 1,
+            0, 0);
         g->insns[g->n - 1].off = rnd(g, PKT_LEN - bytes + 1);
         break;
     }
@@ -145,14 +158,18 @@ gen_memory(struct gen *g)
         put(g, CLASS_STX | MODE_MEM | size, 10, data_reg(g), stack_off, 0);
         break;
     case 3:
-        put(g, CLASS_ST | MODE_MEM | size, 10, 0, stack_off, interesting_imm(g));
+        put(g, CLASS_ST | MODE_MEM | size, 10, 0, stack_off,
+            interesting_imm(g));
         break;
-    default: {                                          /* atomic on the stack */
-        static const int ops[] = { 0x00, 0x01, 0x40, 0x41, 0x50, 0x51, 0xa0, 0xa1, 0xe1, 0xf1 };
+    /* atomic on the stack */
+    default: {
+        static const int ops[]
+            = { 0x00, 0x01, 0x40, 0x41, 0x50, 0x51, 0xa0, 0xa1, 0xe1, 0xf1 };
         bool w = rnd(g, 2);
-        int16_t off = w ? -8 * (1 + rnd(g, STACK_SLOTS_USED)) : -4 * (1 + rnd(g, 16));
-        put(g, CLASS_STX | MODE_ATOMIC | (w ? SIZE_DW : SIZE_W), 10, data_reg(g), off,
-            ops[rnd(g, 10)]);
+        int16_t off
+            = w ? -8 * (1 + rnd(g, STACK_SLOTS_USED)) : -4 * (1 + rnd(g, 16));
+        put(g, CLASS_STX | MODE_ATOMIC | (w ? SIZE_DW : SIZE_W), 10,
+            data_reg(g), off, ops[rnd(g, 10)]);
     }
     }
 }
@@ -176,10 +193,12 @@ generate(struct gen *g)
         }
     }
     for (int slot = 1; slot <= STACK_SLOTS_USED; slot++) {
-        put(g, CLASS_ST | MODE_MEM | SIZE_DW, 10, 0, -8 * slot, interesting_imm(g));
+        put(g, CLASS_ST | MODE_MEM | SIZE_DW, 10, 0, -8 * slot,
+            interesting_imm(g));
     }
     size_t body = 1 + rnd(g, MAX_BODY);
-    size_t end = g->n + body;                           /* index of the final exit */
+    /* index of the final exit */
+    size_t end = g->n + body;
     while (g->n < end) {
         int what = rnd(g, 10);
         if (what < 5) {
@@ -187,14 +206,17 @@ generate(struct gen *g)
         } else if (what < 8) {
             gen_memory(g);
         } else {
-            static const int ops[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0xa0, 0xb0,
-                                       0xc0, 0xd0 };
+            static const int ops[] = { 0x10, 0x20, 0x30, 0x40, 0x50, 0x60,
+                                       0x70, 0xa0, 0xb0, 0xc0, 0xd0 };
             int cls = g->full && rnd(g, 3) == 0 ? CLASS_JMP32 : CLASS_JMP;
-            int16_t off = rnd(g, end - g->n);           /* forward, at most to the exit */
+            /* forward, at most to the exit */
+            int16_t off = rnd(g, end - g->n);
             if (rnd(g, 2)) {
-                put(g, cls | ops[rnd(g, 11)] | SRC_X, data_reg(g), data_reg(g), off, 0);
+                put(g, cls | ops[rnd(g, 11)] | SRC_X, data_reg(g), data_reg(g),
+                    off, 0);
             } else {
-                put(g, cls | ops[rnd(g, 11)], data_reg(g), 0, off, interesting_imm(g));
+                put(g, cls | ops[rnd(g, 11)], data_reg(g), 0, off,
+                    interesting_imm(g));
             }
         }
     }
@@ -244,14 +266,16 @@ run_generated(bool full, int rounds, unsigned seed)
             for (int i = 0; i < PKT_LEN; i++) {
                 pkt[i] = rand_r(&g.seed);
             }
-            uint64_t interp = oko_interp_run(f->code, pkt, PKT_LEN, oko_stack_top());
+            uint64_t interp
+                = oko_interp_run(f->code, pkt, PKT_LEN, oko_stack_top());
             uint64_t jit = f->jit.fn(pkt, PKT_LEN, oko_stack_top());
             uint64_t rte_r0 = with_rte ? rte_bpf_exec(rte, pkt) : interp;
             bool same = interp == jit && rte_r0 == interp;
             if (!same && mismatches < 5) {
-                printf("\n  seed %u round %d: interp %#llx jit %#llx librte_bpf %#llx", seed,
-                       round, (unsigned long long) interp, (unsigned long long) jit,
-                       (unsigned long long) rte_r0);
+                printf("\n  seed %u round %d: interp %#llx jit %#llx "
+                       "librte_bpf %#llx",
+                       seed, round, (unsigned long long) interp,
+                       (unsigned long long) jit, (unsigned long long) rte_r0);
             }
             mismatches += !same;
             runs++;
@@ -261,10 +285,11 @@ run_generated(bool full, int rounds, unsigned seed)
         }
         oko_filter_destroy(f);
     }
-    printf("\n  %s: %d programs, %d accepted, %ld packet runs, %d also in librte_bpf "
+    printf("\n  %s: %d programs, %d accepted, %ld packet runs, %d also in "
+           "librte_bpf "
            "(%d refused by its validator), %d mismatches\n",
-           full ? "full ISA" : "common subset", rounds, accepted, runs, compared_rte,
-           rte_refused, mismatches);
+           full ? "full ISA" : "common subset", rounds, accepted, runs,
+           compared_rte, rte_refused, mismatches);
     CU_ASSERT_EQUAL(mismatches, 0);
     CU_ASSERT(accepted > rounds / 2);
     if (!full) {
@@ -289,7 +314,8 @@ main(int argc, char *argv[])
 {
     static const struct test_case cases[] = {
         { "interpreter = JIT, full instruction set", test_full_isa },
-        { "interpreter = JIT = librte_bpf, common subset", test_common_subset },
+        { "interpreter = JIT = librte_bpf, common subset",
+          test_common_subset },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "differential", cases);

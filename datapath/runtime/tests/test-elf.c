@@ -62,7 +62,8 @@ test_two_maps(void)
     /* Both lddw now name their map by index. */
     int seen[2] = { 0, 0 };
     for (size_t i = 0; i < prog.n_insns; i++) {
-        if (prog.insns[i].opcode == 0x18 && prog.insns[i].src == OKO_PSEUDO_MAP_INDEX) {
+        if (prog.insns[i].opcode == 0x18
+            && prog.insns[i].src == OKO_PSEUDO_MAP_INDEX) {
             CU_ASSERT(prog.insns[i].imm == 0 || prog.insns[i].imm == 1);
             seen[prog.insns[i].imm & 1]++;
             i++;
@@ -83,7 +84,8 @@ test_global_data_refused(void)
     char error[OKO_ERROR_MAX];
 
     CU_ASSERT_EQUAL(load(elf, size, &prog, error), EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(error, "global and static data are not allowed"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(error, "global and static data are not allowed"));
     CU_ASSERT_PTR_NULL(prog.insns);
     free(elf);
 }
@@ -180,7 +182,8 @@ test_maps_section_not_progbits(void)
     maps->sh_type = SHT_NOBITS;
     maps->sh_offset = UINT64_C(1) << 40;
     CU_ASSERT_EQUAL(load(elf, size, &prog, error), EINVAL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(error, "section oko/maps is not PROGBITS data"));
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(error, "section oko/maps is not PROGBITS data"));
     CU_ASSERT_PTR_NULL(prog.insns);
     free(elf);
 }
@@ -196,7 +199,8 @@ test_unreached_function_not_loaded(void)
     struct oko_program prog;
     char error[OKO_ERROR_MAX];
     CU_ASSERT_EQUAL(load(elf, size, &prog, error), 0);
-    CU_ASSERT_EQUAL(prog.n_insns, 4);               /* the filter section alone */
+    /* the filter section alone */
+    CU_ASSERT_EQUAL(prog.n_insns, 4);
     oko_program_destroy(&prog);
 
     struct oko_filter *filter;
@@ -211,7 +215,8 @@ test_unreached_function_not_loaded(void)
     CU_ASSERT_EQUAL(load(elf, size, &prog, error), 0);
     size_t local_calls = 0;                         /* calls into .text */
     for (size_t pc = 0; pc < prog.n_insns; pc++) {
-        local_calls += prog.insns[pc].opcode == 0x85 && prog.insns[pc].src == 1;
+        local_calls
+            += prog.insns[pc].opcode == 0x85 && prog.insns[pc].src == 1;
     }
     CU_ASSERT(local_calls > 0);
     oko_program_destroy(&prog);
@@ -227,8 +232,10 @@ main(int argc, char *argv[])
         { "global data is refused", test_global_data_refused },
         { "truncated objects are refused", test_truncations_refused },
         { "bad headers are refused with a reason", test_header_errors },
-        { "a maps section without file bytes is refused", test_maps_section_not_progbits },
-        { "a function the filter never calls is not loaded", test_unreached_function_not_loaded },
+        { "a maps section without file bytes is refused",
+          test_maps_section_not_progbits },
+        { "a function the filter never calls is not loaded",
+          test_unreached_function_not_loaded },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "elf loader", cases);

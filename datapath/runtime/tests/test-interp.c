@@ -45,12 +45,14 @@ test_compiled_filter(void)
 
     size_t len = tcp_packet(pkt, 10, 1, 80);
     CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 1);
-    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, 40, oko_stack_top()), 0);     /* too short for TCP */
+    /* too short for TCP */
+    CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, 40, oko_stack_top()), 0);
     tcp_packet(pkt, 10, 2, 80);
     CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 0);
     tcp_packet(pkt, 10, 1, 443);
     CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 0);
-    pkt[12] = 0x86; pkt[13] = 0xdd;                               /* IPv6 ethertype */
+    /* IPv6 ethertype */
+    pkt[12] = 0x86; pkt[13] = 0xdd;
     CU_ASSERT_EQUAL(oko_interp_run(prog.insns, pkt, len, oko_stack_top()), 0);
     oko_program_destroy(&prog);
 
@@ -69,12 +71,16 @@ run(const struct oko_insn *insns)
 static void
 test_division_by_zero(void)
 {
-    const struct oko_insn div64[] = {
-        INSN(0xb7, 0, 0, 0, 7), INSN(0xb7, 1, 0, 0, 0), INSN(0x3f, 0, 1, 0, 0), EXIT };
-    const struct oko_insn mod64[] = {
-        INSN(0xb7, 0, 0, 0, 7), INSN(0xb7, 1, 0, 0, 0), INSN(0x9f, 0, 1, 0, 0), EXIT };
-    const struct oko_insn mod32[] = {       /* upper half cleared by the 32-bit op */
-        INSN(0x18, 0, 0, 0, 7), INSN(0, 0, 0, 0, 1), INSN(0x94, 0, 0, 0, 0), EXIT };
+    const struct oko_insn div64[]
+        = { INSN(0xb7, 0, 0, 0, 7), INSN(0xb7, 1, 0, 0, 0),
+            INSN(0x3f, 0, 1, 0, 0), EXIT };
+    const struct oko_insn mod64[]
+        = { INSN(0xb7, 0, 0, 0, 7), INSN(0xb7, 1, 0, 0, 0),
+            INSN(0x9f, 0, 1, 0, 0), EXIT };
+    /* upper half cleared by the 32-bit op */
+    const struct oko_insn mod32[]
+        = { INSN(0x18, 0, 0, 0, 7), INSN(0, 0, 0, 0, 1),
+            INSN(0x94, 0, 0, 0, 0), EXIT };
     CU_ASSERT_EQUAL(run(div64), 0);
     CU_ASSERT_EQUAL(run(mod64), 7);
     CU_ASSERT_EQUAL(run(mod32), 7);
@@ -84,10 +90,12 @@ static void
 test_signed_division_overflow(void)
 {
     /* INT64_MIN / -1 and % -1: the wrapped quotient and 0, no trap. */
-    const struct oko_insn sdiv[] = {
-        INSN(0x18, 0, 0, 0, 0), INSN(0, 0, 0, 0, INT32_MIN), INSN(0x37, 0, 0, 1, -1), EXIT };
-    const struct oko_insn smod[] = {
-        INSN(0x18, 0, 0, 0, 0), INSN(0, 0, 0, 0, INT32_MIN), INSN(0x97, 0, 0, 1, -1), EXIT };
+    const struct oko_insn sdiv[]
+        = { INSN(0x18, 0, 0, 0, 0), INSN(0, 0, 0, 0, INT32_MIN),
+            INSN(0x37, 0, 0, 1, -1), EXIT };
+    const struct oko_insn smod[]
+        = { INSN(0x18, 0, 0, 0, 0), INSN(0, 0, 0, 0, INT32_MIN),
+            INSN(0x97, 0, 0, 1, -1), EXIT };
     CU_ASSERT_EQUAL(run(sdiv), (uint64_t) INT64_MIN);
     CU_ASSERT_EQUAL(run(smod), 0);
 }
@@ -96,9 +104,11 @@ static void
 test_alu32_zero_extends_and_shifts_mask(void)
 {
     const struct oko_insn add32[] = {
-        INSN(0xb7, 0, 0, 0, -1), INSN(0x04, 0, 0, 0, 1), EXIT };          /* 0xffff...ff + 1 in 32 bits */
-    const struct oko_insn lsh[] = {
-        INSN(0xb7, 0, 0, 0, 1), INSN(0xb7, 1, 0, 0, 65), INSN(0x6f, 0, 1, 0, 0), EXIT };  /* 1 << (65 & 63) */
+        /* 0xffff...ff + 1 in 32 bits */
+        INSN(0xb7, 0, 0, 0, -1), INSN(0x04, 0, 0, 0, 1), EXIT };
+    const struct oko_insn lsh[]
+        = { INSN(0xb7, 0, 0, 0, 1), INSN(0xb7, 1, 0, 0, 65),
+            INSN(0x6f, 0, 1, 0, 0), EXIT }; /* 1 << (65 & 63) */
     const struct oko_insn arsh32[] = {
         INSN(0xb4, 0, 0, 0, INT32_MIN), INSN(0xc4, 0, 0, 0, 4), EXIT };
     CU_ASSERT_EQUAL(run(add32), 0);
@@ -123,7 +133,8 @@ test_byte_swaps_and_sign_extension(void)
 static void
 test_stack_and_jumps(void)
 {
-    /* *(u32 *)(r10 - 4) = 0xfffffffe; r0 = signed load; if r0 s< 0 goto +1; r0 = 5; exit */
+    /* *(u32 *)(r10 - 4) = 0xfffffffe; r0 = signed load; if r0 s< 0 goto +1; r0
+     * = 5; exit */
     const struct oko_insn prog[] = {
         INSN(0x62, 10, 0, -4, -2), INSN(0x81, 0, 10, -4, 0),
         INSN(0xc5, 0, 0, 1, 0), INSN(0xb7, 0, 0, 0, 5), EXIT };
@@ -137,8 +148,10 @@ main(int argc, char *argv[])
         { "compiled filter on packets", test_compiled_filter },
         { "division by zero", test_division_by_zero },
         { "signed division overflow", test_signed_division_overflow },
-        { "ALU32 zero-extends, shifts mask", test_alu32_zero_extends_and_shifts_mask },
-        { "byte swaps and sign extension", test_byte_swaps_and_sign_extension },
+        { "ALU32 zero-extends, shifts mask",
+          test_alu32_zero_extends_and_shifts_mask },
+        { "byte swaps and sign extension",
+          test_byte_swaps_and_sign_extension },
         { "stack and signed jumps", test_stack_and_jumps },
         { NULL, NULL },
     };

@@ -64,12 +64,14 @@ static void
 test_code_near_helpers(void)
 {
     static struct oko_filter *filters[N_FILTERS];
-    for (int round = 0; round < 2; round++) {   /* the second reuses the first's space */
+    /* the second reuses the first's space */
+    for (int round = 0; round < 2; round++) {
         for (int i = 0; i < N_FILTERS; i++) {
             filters[i] = load_jitted("count_by_proto.o");
             for (int h = 1; h < OKO_N_HELPERS; h++) {
                 if (oko_helper_table[h]) {
-                    CU_ASSERT(within_rel32(filters[i]->jit.code, (void *) oko_helper_table[h]));
+                    CU_ASSERT(within_rel32(filters[i]->jit.code,
+                                           (void *) oko_helper_table[h]));
                 }
             }
         }
@@ -87,8 +89,10 @@ occupy_near_window(void **start, size_t *size)
     uintptr_t window;
     CU_ASSERT_EQUAL_FATAL(oko_jit_near_window(&window, size), 0);
     *start = (void *) window;
-    void *p = mmap(*start, *size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
-                   | MAP_FIXED_NOREPLACE, -1, 0);
+    void *p = mmap(*start, *size, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
+                       | MAP_FIXED_NOREPLACE,
+                   -1, 0);
     CU_ASSERT_EQUAL_FATAL(p, *start);
 }
 
@@ -151,8 +155,8 @@ map_count(const struct oko_filter *filter, uint32_t key)
 /* The reference: each program through its own JIT'd function, stopping at
  * the first r0 that differs from what the chain expects. */
 static uint64_t
-run_one_by_one(struct oko_filter *const filters[], const uint64_t expect[], size_t n,
-               const void *pkt, uint64_t len, uint64_t *r0)
+run_one_by_one(struct oko_filter *const filters[], const uint64_t expect[],
+               size_t n, const void *pkt, uint64_t len, uint64_t *r0)
 {
     for (size_t i = 0; i < n; i++) {
         uint64_t r = oko_filter_run(filters[i], pkt, len);
@@ -165,7 +169,8 @@ run_one_by_one(struct oko_filter *const filters[], const uint64_t expect[], size
 }
 
 static uint64_t
-run_fused(const struct oko_jit_chain *chain, const void *pkt, uint64_t len, uint64_t *r0)
+run_fused(const struct oko_jit_chain *chain, const void *pkt, uint64_t len,
+          uint64_t *r0)
 {
     oko_epoch_enter();
     uint64_t i = chain->fn(pkt, len, oko_stack_top(), r0);
@@ -202,12 +207,14 @@ test_chain_matches_one_by_one(void)
         }
         struct oko_jit_chain chain;
         char error[OKO_ERROR_MAX];
-        CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, n, &chain, error), 0);
+        CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, n, &chain, error),
+                              0);
         for (int p = 0; p < 10; p++) {
             uint8_t pkt[64];
             make_packet(pkt, seed = seed * 1103515245 + 12345);
             uint64_t ref_r0 = 77, fused_r0 = 77;
-            uint64_t ref_i = run_one_by_one(ref_chain, expect, n, pkt, sizeof pkt, &ref_r0);
+            uint64_t ref_i = run_one_by_one(ref_chain, expect, n, pkt,
+                                            sizeof pkt, &ref_r0);
             uint64_t fused_i = run_fused(&chain, pkt, sizeof pkt, &fused_r0);
             CU_ASSERT_EQUAL(fused_i, ref_i);
             CU_ASSERT_EQUAL(fused_r0, ref_r0);
@@ -218,7 +225,8 @@ test_chain_matches_one_by_one(void)
     for (uint32_t proto = 0; proto < 256; proto++) {
         CU_ASSERT_EQUAL(map_count(fused[1], proto), map_count(ref[1], proto));
     }
-    CU_ASSERT_EQUAL(map_count(fused[2], 0), 0);   /* 'limit' (maps[0]) stays 0 */
+    /* 'limit' (maps[0]) stays 0 */
+    CU_ASSERT_EQUAL(map_count(fused[2], 0), 0);
     for (size_t i = 0; i < N_CHAIN_PROGS; i++) {
         oko_filter_destroy(ref[i]);
         oko_filter_destroy(fused[i]);
@@ -234,7 +242,9 @@ test_chain_stops_at_refusal(void)
     struct oko_filter *counter = load_jitted("count_by_proto.o");
     struct oko_jit_chain_link links[] = {
         { .insns = http->code, .n_insns = http->prog.n_insns, .expect = 1 },
-        { .insns = counter->code, .n_insns = counter->prog.n_insns, .expect = 1 },
+        { .insns = counter->code,
+          .n_insns = counter->prog.n_insns,
+          .expect = 1 },
     };
     struct oko_jit_chain chain;
     char error[OKO_ERROR_MAX];
@@ -250,11 +260,13 @@ test_chain_stops_at_refusal(void)
     make_packet(pkt, 1);                        /* TCP port 80 to 10.0.0.2 */
     pkt[33] = 1;                                /* to 10.0.0.1 */
     r0 = 77;
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 1);  /* first TCP: 0 */
+    /* first TCP: 0 */
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 1);
     CU_ASSERT_EQUAL(r0, 0);
     CU_ASSERT_EQUAL(map_count(counter, IPPROTO_TCP), 1);
     r0 = 77;
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 2);  /* seen: accepted */
+    /* seen: accepted */
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 2);
     CU_ASSERT_EQUAL(r0, 77);
     CU_ASSERT_EQUAL(map_count(counter, IPPROTO_TCP), 2);
 
@@ -276,7 +288,9 @@ test_chain_limits(void)
     struct oko_jit_chain chain;
     char error[OKO_ERROR_MAX];
     CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 0, &chain, error), EINVAL);
-    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX + 1, &chain, error), EINVAL);
+    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX + 1, &chain,
+                                          error),
+                    EINVAL);
     links[1].n_insns = 0;
     CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 2, &chain, error), EINVAL);
     links[1].n_insns = OKO_MAX_INSNS + 1;
@@ -287,16 +301,22 @@ test_chain_limits(void)
     links[1].expect = 1;
 
     /* The longest chain runs every program. */
-    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX, &chain, error), 0);
+    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX,
+                                                &chain, error),
+                          0);
     uint8_t pkt[64] = { 0 };
     uint64_t r0 = 77;
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), OKO_JIT_CHAIN_MAX);
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0),
+                    OKO_JIT_CHAIN_MAX);
     oko_jit_chain_free(&chain);
 
     /* The last program refuses. */
     links[OKO_JIT_CHAIN_MAX - 1].expect = 0;
-    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX, &chain, error), 0);
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), OKO_JIT_CHAIN_MAX - 1);
+    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX,
+                                                &chain, error),
+                          0);
+    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0),
+                    OKO_JIT_CHAIN_MAX - 1);
     CU_ASSERT_EQUAL(r0, 1);
     oko_jit_chain_free(&chain);
     oko_filter_destroy(base);
@@ -307,7 +327,8 @@ main(int argc, char *argv[])
 {
     static const struct test_case cases[] = {
         { "code near the helpers", test_code_near_helpers },
-        { "code anywhere when nothing near is free", test_code_anywhere_when_nothing_near_is_free },
+        { "code anywhere when nothing near is free",
+          test_code_anywhere_when_nothing_near_is_free },
         { "fused chain = programs one by one", test_chain_matches_one_by_one },
         { "fused chain stops at a refusal", test_chain_stops_at_refusal },
         { "fused chain limits", test_chain_limits },

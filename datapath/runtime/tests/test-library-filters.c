@@ -17,9 +17,9 @@ struct tcp_packet {
 
 /* Ethernet + IPv4 (no options) + TCP with 'options' after the header. */
 static struct tcp_packet
-tcp_packet(const uint8_t src[4], uint16_t sport, const uint8_t dst[4], uint16_t dport,
-           uint8_t flags, uint8_t ttl, uint16_t window, const uint8_t *options,
-           size_t options_len)
+tcp_packet(const uint8_t src[4], uint16_t sport, const uint8_t dst[4],
+           uint16_t dport, uint8_t flags, uint8_t ttl, uint16_t window,
+           const uint8_t *options, size_t options_len)
 {
     struct tcp_packet p;
     memset(&p, 0, sizeof p);
@@ -58,7 +58,8 @@ load(const char *name)
     return f;
 }
 
-static const uint8_t client[4] = { 10, 0, 0, 1 }, server[4] = { 192, 168, 1, 80 };
+static const uint8_t client[4] = { 10, 0, 0, 1 },
+                     server[4] = { 192, 168, 1, 80 };
 
 /* mss 1460, sok, ts, nop, ws 7: Linux's SYN options. */
 static const uint8_t linux_options[20] = {
@@ -74,25 +75,32 @@ test_p0f_linux_syn(void)
 {
     for (const struct engine *e = engines; e->name; e++) {
         struct oko_filter *f = load("p0f-linux-syn.o");
-        struct tcp_packet p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64240,
-                                         linux_options, sizeof linux_options);
+        struct tcp_packet p
+            = tcp_packet(client, 40000, server, 80, 0x02, 64, 64240,
+                         linux_options, sizeof linux_options);
         CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 1);
-        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len - 1), 0);          /* options cut short */
-        p = tcp_packet(client, 40000, server, 80, 0x02, 128, 64240, linux_options,
-                       sizeof linux_options);
-        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* TTL 128 */
-        p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64000, linux_options,
-                       sizeof linux_options);
-        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* window not k * MSS */
-        p = tcp_packet(client, 40000, server, 80, 0x12, 64, 64240, linux_options,
-                       sizeof linux_options);
-        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* SYN-ACK */
-        p = tcp_packet(client, 40000, server, 80, 0x02, 128, 64240, windows_options,
-                       sizeof windows_options);
-        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* Windows */
-        p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64240, windows_options,
-                       sizeof windows_options);
-        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);              /* Windows options */
+        /* options cut short */
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len - 1), 0);
+        p = tcp_packet(client, 40000, server, 80, 0x02, 128, 64240,
+                       linux_options, sizeof linux_options);
+        /* TTL 128 */
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);
+        p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64000,
+                       linux_options, sizeof linux_options);
+        /* window not k * MSS */
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);
+        p = tcp_packet(client, 40000, server, 80, 0x12, 64, 64240,
+                       linux_options, sizeof linux_options);
+        /* SYN-ACK */
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);
+        p = tcp_packet(client, 40000, server, 80, 0x02, 128, 64240,
+                       windows_options, sizeof windows_options);
+        /* Windows */
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);
+        p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64240,
+                       windows_options, sizeof windows_options);
+        /* Windows options */
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);
         CU_ASSERT_EQUAL(e->run(f, p.bytes, 20), 0);                 /* runt */
         /* 6 SYNs seen, 1 Linux-like. */
         oko_epoch_enter();
@@ -113,31 +121,43 @@ test_conntrack_established(void)
     static const uint8_t other[4] = { 10, 0, 0, 7 };
     for (const struct engine *e = engines; e->name; e++) {
         struct oko_filter *f = load("conntrack-established.o");
-        struct tcp_packet syn = tcp_packet(client, 40000, server, 443, 0x02, 64, 1000, NULL, 0);
-        struct tcp_packet ack = tcp_packet(client, 40000, server, 443, 0x10, 64, 1000, NULL, 0);
-        struct tcp_packet reply = tcp_packet(server, 443, client, 40000, 0x10, 64, 1000, NULL, 0);
-        struct tcp_packet fin = tcp_packet(server, 443, client, 40000, 0x11, 64, 1000, NULL, 0);
-        struct tcp_packet stranger = tcp_packet(other, 40000, server, 443, 0x10, 64, 1000,
-                                                NULL, 0);
-        CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 0);          /* nothing opened yet */
-        CU_ASSERT_EQUAL(e->run(f, syn.bytes, syn.len), 0);          /* opens, no match */
+        struct tcp_packet syn
+            = tcp_packet(client, 40000, server, 443, 0x02, 64, 1000, NULL, 0);
+        struct tcp_packet ack
+            = tcp_packet(client, 40000, server, 443, 0x10, 64, 1000, NULL, 0);
+        struct tcp_packet reply
+            = tcp_packet(server, 443, client, 40000, 0x10, 64, 1000, NULL, 0);
+        struct tcp_packet fin
+            = tcp_packet(server, 443, client, 40000, 0x11, 64, 1000, NULL, 0);
+        struct tcp_packet stranger
+            = tcp_packet(other, 40000, server, 443, 0x10, 64, 1000, NULL, 0);
+        /* nothing opened yet */
+        CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 0);
+        /* opens, no match */
+        CU_ASSERT_EQUAL(e->run(f, syn.bytes, syn.len), 0);
         CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 1);
-        CU_ASSERT_EQUAL(e->run(f, reply.bytes, reply.len), 1);      /* other direction */
+        /* other direction */
+        CU_ASSERT_EQUAL(e->run(f, reply.bytes, reply.len), 1);
         CU_ASSERT_EQUAL(e->run(f, stranger.bytes, stranger.len), 0);
         CU_ASSERT_EQUAL(oko_map_count(f->maps[0]), 1);
         oko_epoch_enter();
         /* oko/conn.h's key: the lower (address, port) first, in network
          * order, then the protocol. */
-        static const uint8_t key[16] = { 10, 0, 0, 1, 192, 168, 1, 80, 0x9c, 0x40, 0x01, 0xbb,
-                                         6, 0, 0, 0 };
+        static const uint8_t key[16]
+            = { 10,   0,    0,    1,    192, 168, 1, 80,
+                0x9c, 0x40, 0x01, 0xbb, 6,   0,   0, 0 };
         const uint64_t *state = oko_map_lookup(f->maps[0], key);
-        CU_ASSERT(state && state[2] == 3);                          /* SYN + 2 packets */
-        CU_ASSERT(state && state[1] >= state[0]);                   /* last seen >= opened */
+        /* SYN + 2 packets */
+        CU_ASSERT(state && state[2] == 3);
+        /* last seen >= opened */
+        CU_ASSERT(state && state[1] >= state[0]);
         oko_epoch_exit();
-        CU_ASSERT_EQUAL(e->run(f, fin.bytes, fin.len), 1);          /* matches, closes */
+        /* matches, closes */
+        CU_ASSERT_EQUAL(e->run(f, fin.bytes, fin.len), 1);
         CU_ASSERT_EQUAL(oko_map_count(f->maps[0]), 0);
         CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 0);
-        CU_ASSERT_EQUAL(e->run(f, ack.bytes, 40), 0);               /* truncated TCP */
+        /* truncated TCP */
+        CU_ASSERT_EQUAL(e->run(f, ack.bytes, 40), 0);
         oko_filter_destroy(f);
     }
 }
@@ -162,17 +182,24 @@ test_blocklist(void)
         struct oko_filter *f = load("blocklist.o");
         uint8_t pkt[64];
         size_t len = udp_from(pkt, 10, 1, 2, 3);
-        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                    /* empty list */
-        struct { uint32_t plen; uint8_t addr[4]; } ten = { 8, { 10, 0, 0, 0 } };
+        /* empty list */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
+        struct {
+            uint32_t plen;
+            uint8_t addr[4];
+        } ten = { 8, { 10, 0, 0, 0 } };
         uint64_t zero = 0;
         CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &ten, &zero, 0), 0);
-        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);                    /* 10.1.2.3 in 10/8 */
+        /* 10.1.2.3 in 10/8 */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);
         CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);
         udp_from(pkt, 11, 0, 0, 1);
         CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
-        CU_ASSERT_EQUAL(e->run(f, pkt, 20), 0);                     /* truncated */
+        /* truncated */
+        CU_ASSERT_EQUAL(e->run(f, pkt, 20), 0);
         udp_from(pkt, 10, 9, 9, 9);
-        pkt[12] = 0x86; pkt[13] = 0xdd;                             /* IPv6: not handled */
+        /* IPv6: not handled */
+        pkt[12] = 0x86; pkt[13] = 0xdd;
         CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
         oko_epoch_enter();
         const uint64_t *count = oko_map_lookup(f->maps[0], &ten);
@@ -189,18 +216,23 @@ test_heavy_hitter(void)
         struct oko_filter *f = load("heavy-hitter.o");
         uint32_t zero = 0;
         uint64_t threshold = 5;
-        CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &zero, &threshold, 0), 0);
+        CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &zero, &threshold, 0),
+                        0);
         uint8_t pkt[64];
         size_t len = udp_from(pkt, 10, 0, 0, 1);
         for (int i = 1; i <= 5; i++) {
-            CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                /* up to the threshold */
+            /* up to the threshold */
+            CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
         }
-        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);                    /* the 6th is over */
+        /* the 6th is over */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);
         udp_from(pkt, 10, 0, 0, 2);
-        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                    /* another source */
+        /* another source */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
         uint8_t src[4] = { 10, 0, 0, 1 };
         CU_ASSERT(oko_map_query(f->maps[1], src) >= 6);
-        oko_map_clear(f->maps[1]);                                  /* a new interval */
+        /* a new interval */
+        oko_map_clear(f->maps[1]);
         udp_from(pkt, 10, 0, 0, 1);
         CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
         oko_filter_destroy(f);
@@ -213,17 +245,21 @@ test_rate_limiter(void)
     for (const struct engine *e = engines; e->name; e++) {
         struct oko_filter *f = load("rate-limiter.o");
         uint32_t zero = 0;
-        uint64_t params[2] = { 1, 3 };                              /* 1 packet/s, burst 3 */
+        /* 1 packet/s, burst 3 */
+        uint64_t params[2] = { 1, 3 };
         CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &zero, params, 0), 0);
         uint8_t pkt[64];
         size_t len = udp_from(pkt, 10, 0, 0, 1);
         CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
         CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
-        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                    /* the burst */
-        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);                    /* over the limit */
+        /* the burst */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
+        /* over the limit */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);
         CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);
         udp_from(pkt, 10, 0, 0, 2);
-        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);                    /* its own bucket */
+        /* its own bucket */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 0);
         CU_ASSERT_EQUAL(oko_map_count(f->maps[1]), 2);
         oko_filter_destroy(f);
     }
@@ -235,26 +271,38 @@ test_port_scan(void)
     for (const struct engine *e = engines; e->name; e++) {
         struct oko_filter *f = load("port-scan.o");
         uint32_t zero = 0;
-        uint64_t params[2] = { 3, UINT64_C(3600000000000) };       /* 3 ports, 1 h window */
+        /* 3 ports, 1 h window */
+        uint64_t params[2] = { 3, UINT64_C(3600000000000) };
         CU_ASSERT_EQUAL(oko_map_update_ctl(f->maps[0], &zero, params, 0), 0);
         for (uint16_t port = 1; port <= 3; port++) {
-            struct tcp_packet syn = tcp_packet(client, 40000, server, port, 0x02, 64, 1000,
-                                               NULL, 0);
-            CU_ASSERT_EQUAL(e->run(f, syn.bytes, syn.len), 0);      /* up to 3 ports */
+            struct tcp_packet syn = tcp_packet(client, 40000, server, port,
+                                               0x02, 64, 1000, NULL, 0);
+            /* up to 3 ports */
+            CU_ASSERT_EQUAL(e->run(f, syn.bytes, syn.len), 0);
         }
-        struct tcp_packet syn2 = tcp_packet(client, 40001, server, 2, 0x02, 64, 1000, NULL, 0);
-        CU_ASSERT_EQUAL(e->run(f, syn2.bytes, syn2.len), 0);        /* port 2 again: still 3 */
+        struct tcp_packet syn2
+            = tcp_packet(client, 40001, server, 2, 0x02, 64, 1000, NULL, 0);
+        /* port 2 again: still 3 */
+        CU_ASSERT_EQUAL(e->run(f, syn2.bytes, syn2.len), 0);
         uint8_t pkt[64];
-        size_t len = udp_from(pkt, 10, 0, 0, 1);                    /* client, UDP port 0 */
-        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);                    /* a 4th port: scanner */
+        /* client, UDP port 0 */
+        size_t len = udp_from(pkt, 10, 0, 0, 1);
+        /* a 4th port: scanner */
+        CU_ASSERT_EQUAL(e->run(f, pkt, len), 1);
         CU_ASSERT_EQUAL(e->run(f, syn2.bytes, syn2.len), 1);
-        CU_ASSERT_EQUAL(e->run(f, pkt, 40), 0);                     /* UDP header cut */
-        struct tcp_packet ack = tcp_packet(client, 40000, server, 9, 0x10, 64, 1000, NULL, 0);
-        CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 0);          /* not an attempt */
+        /* UDP header cut */
+        CU_ASSERT_EQUAL(e->run(f, pkt, 40), 0);
+        struct tcp_packet ack
+            = tcp_packet(client, 40000, server, 9, 0x10, 64, 1000, NULL, 0);
+        /* not an attempt */
+        CU_ASSERT_EQUAL(e->run(f, ack.bytes, ack.len), 0);
         static const uint8_t other[4] = { 10, 0, 0, 7 };
-        struct tcp_packet syn3 = tcp_packet(other, 40000, server, 5, 0x02, 64, 1000, NULL, 0);
-        CU_ASSERT_EQUAL(e->run(f, syn3.bytes, syn3.len), 0);        /* another source */
-        CU_ASSERT_EQUAL(e->run(f, syn3.bytes, 40), 0);              /* truncated */
+        struct tcp_packet syn3
+            = tcp_packet(other, 40000, server, 5, 0x02, 64, 1000, NULL, 0);
+        /* another source */
+        CU_ASSERT_EQUAL(e->run(f, syn3.bytes, syn3.len), 0);
+        /* truncated */
+        CU_ASSERT_EQUAL(e->run(f, syn3.bytes, 40), 0);
         CU_ASSERT_EQUAL(oko_map_count(f->maps[1]), 2);
         oko_filter_destroy(f);
     }

@@ -94,10 +94,12 @@ run_hammer(uint32_t type, uint32_t max_entries)
     oko_epoch_enter();
     oko_map_foreach(m, count_entries, &n);
     oko_epoch_exit();
-    printf("\n  type %u, max %u: %ld operations, %d entries left, %ld torn reads", type,
-           max_entries, ops, n, torn);
+    printf("\n  type %u, max %u: %ld operations, %d entries left, %ld torn "
+           "reads",
+           type, max_entries, ops, n, torn);
     CU_ASSERT_EQUAL(torn, 0);
-    CU_ASSERT_EQUAL((uint32_t) n, oko_map_count(m));        /* the count stays exact */
+    /* the count stays exact */
+    CU_ASSERT_EQUAL((uint32_t) n, oko_map_count(m));
     CU_ASSERT((uint32_t) n <= max_entries);
     oko_map_destroy(m);
 }
@@ -133,7 +135,8 @@ insert_own_keys(void *o_)
         for (uint32_t i = 0; i < 100; i++) {
             uint32_t key = o->id * 1000 + i;
             struct value v = { { key, key, key, key } };
-            o->failures += oko_map_update_ctl(o->map, &key, &v, OKO_UPDATE_ANY) != 0;
+            o->failures
+                += oko_map_update_ctl(o->map, &key, &v, OKO_UPDATE_ANY) != 0;
         }
         for (uint32_t i = 0; i < 100; i += 2) {
             uint32_t key = o->id * 1000 + i;
@@ -210,7 +213,8 @@ test_program_counters(void)
     oko_epoch_enter();
     uint32_t proto = 6;
     uint64_t zero = 0;
-    CU_ASSERT_EQUAL(oko_map_update(f->maps[0], &proto, &zero, OKO_UPDATE_ANY), 0);
+    CU_ASSERT_EQUAL(oko_map_update(f->maps[0], &proto, &zero, OKO_UPDATE_ANY),
+                    0);
     oko_epoch_exit();
     struct runner runners[N_THREADS];
     for (int t = 0; t < N_THREADS; t++) {
@@ -235,7 +239,8 @@ main(int argc, char *argv[])
         { "hash: lookups, updates, deletes from 4 threads", test_hash_hammer },
         { "lru hash: the same while evicting", test_lru_hammer },
         { "no insert or delete lost", test_no_lost_insert },
-        { "atomic counters in a program run by 4 threads", test_program_counters },
+        { "atomic counters in a program run by 4 threads",
+          test_program_counters },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "maps under threads", cases);

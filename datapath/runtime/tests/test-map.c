@@ -13,10 +13,14 @@
 #include "util.h"
 
 static struct oko_map *
-make_map(uint32_t type, uint32_t key_size, uint32_t value_size, uint32_t max, uint32_t flags)
+make_map(uint32_t type, uint32_t key_size, uint32_t value_size, uint32_t max,
+         uint32_t flags)
 {
-    struct oko_map_decl decl = { .type = type, .key_size = key_size, .value_size = value_size,
-                                 .max_entries = max, .flags = flags };
+    struct oko_map_decl decl = { .type = type,
+                                 .key_size = key_size,
+                                 .value_size = value_size,
+                                 .max_entries = max,
+                                 .flags = flags };
     snprintf(decl.name, sizeof decl.name, "m");
     char error[OKO_ERROR_MAX];
     struct oko_map *m;
@@ -120,13 +124,15 @@ test_lru(void)
         CU_ASSERT_EQUAL(oko_map_update(m, &k, &v, OKO_UPDATE_ANY), 0);
     }
     uint32_t k = 1;
-    CU_ASSERT_EQUAL(get_u64(m, &k), 1);            /* 1 is now the most recent */
+    /* 1 is now the most recent */
+    CU_ASSERT_EQUAL(get_u64(m, &k), 1);
     k = 5;
     uint64_t v = 5;
     CU_ASSERT_EQUAL(oko_map_update(m, &k, &v, OKO_UPDATE_ANY), 0);
     CU_ASSERT_EQUAL(oko_map_count(m), 4);
     k = 2;
-    CU_ASSERT_PTR_NULL(oko_map_lookup(m, &k));     /* least recently used: evicted */
+    /* least recently used: evicted */
+    CU_ASSERT_PTR_NULL(oko_map_lookup(m, &k));
     for (k = 1; k <= 5; k++) {
         if (k != 2) {
             CU_ASSERT_EQUAL(get_u64(m, &k), k);
@@ -158,7 +164,8 @@ test_bloom(void)
         false_positives += oko_map_query(m, &k) == 1;
     }
     CU_ASSERT_EQUAL(present, 1000);                 /* no false negatives */
-    CU_ASSERT(false_positives < 200);               /* ~0.24 % expected at 16 bits/key, 4 hashes */
+    /* ~0.24 % expected at 16 bits/key, 4 hashes */
+    CU_ASSERT(false_positives < 200);
     CU_ASSERT_EQUAL(oko_map_lookup(m, &present), NULL);
     /* The count of non-zero words is kept by the adds: it equals a scan. */
     int words = 0;
@@ -184,7 +191,8 @@ test_count_min(void)
     int exact = 0;
     for (uint32_t k = 0; k < 50; k++) {
         int64_t estimate = oko_map_query(m, &k);
-        CU_ASSERT(estimate >= k + 1);               /* never below the true count */
+        /* never below the true count */
+        CU_ASSERT(estimate >= k + 1);
         exact += estimate == k + 1;
     }
     CU_ASSERT(exact >= 45);
@@ -214,7 +222,8 @@ test_lpm(void)
 {
     oko_epoch_enter();
     struct oko_map *m = make_map(6, 8, 8, 16, 0);
-    struct lpm_key k8 = { 8, { 10, 0, 0, 0 } }, k16 = { 16, { 10, 1, 99, 99 } };
+    struct lpm_key k8 = { 8, { 10, 0, 0, 0 } },
+                   k16 = { 16, { 10, 1, 99, 99 } };
     uint64_t v8 = 8, v16 = 16;
     CU_ASSERT_EQUAL(oko_map_update(m, &k8, &v8, OKO_UPDATE_ANY), 0);
     CU_ASSERT_EQUAL(oko_map_update(m, &k16, &v16, OKO_UPDATE_ANY), 0);
@@ -224,10 +233,12 @@ test_lpm(void)
     CU_ASSERT_EQUAL(get_u64(m, &q), 8);
     q = (struct lpm_key) { 32, { 11, 1, 2, 3 } };
     CU_ASSERT_PTR_NULL(oko_map_lookup(m, &q));
-    q = (struct lpm_key) { 12, { 10, 1, 2, 3 } };    /* a /12 query: only the /8 covers it */
+    /* a /12 query: only the /8 covers it */
+    q = (struct lpm_key) { 12, { 10, 1, 2, 3 } };
     CU_ASSERT_EQUAL(get_u64(m, &q), 8);
     struct lpm_key k16_other = { 16, { 10, 1, 0, 0 } };
-    CU_ASSERT_EQUAL(oko_map_delete(m, &k16_other), 0);   /* same prefix, host bits differ */
+    /* same prefix, host bits differ */
+    CU_ASSERT_EQUAL(oko_map_delete(m, &k16_other), 0);
     q = (struct lpm_key) { 32, { 10, 1, 2, 3 } };
     CU_ASSERT_EQUAL(get_u64(m, &q), 8);
     struct lpm_key bad = { 33, { 0 } };
@@ -250,13 +261,22 @@ test_bad_declarations(void)
     } cases[] = {
         { { "a", 9, 4, 4, 4, 0 }, "map 'a': unknown map type 9" },
         { { "b", 1, 0, 4, 4, 0 }, "map 'b': key_size 0; it must be 1 to 512" },
-        { { "c", 1, 4, 4, 0, 0 }, "map 'c': max_entries 0; it must be 1 to 16777216" },
-        { { "d", 2, 8, 4, 4, 0 }, "map 'd': an array's key is a u32 index (key_size 4), not 8" },
-        { { "e", 4, 4, 8, 64, 0 }, "map 'e': a bloom filter has key_size 1 to 512 and value_size 0" },
-        { { "f", 5, 4, 8, 64, 0 }, "map 'f': a count-min sketch has key_size 1 to 512 and value_size 4 (u32 counters)" },
-        { { "g", 6, 4, 8, 64, 0 }, "map 'g': an lpm key is a u32 prefix length and 1 to 16 address bytes (key_size 5 to 20), not 4" },
-        { { "h", 1, 4, 70000, 4, 0 }, "map 'h': value_size 70000; it must be 1 to 65536" },
-        { { "i", 5, 4, 4, 64, 9 }, "map 'i': flags is the number of rows, at most 8" },
+        { { "c", 1, 4, 4, 0, 0 },
+          "map 'c': max_entries 0; it must be 1 to 16777216" },
+        { { "d", 2, 8, 4, 4, 0 },
+          "map 'd': an array's key is a u32 index (key_size 4), not 8" },
+        { { "e", 4, 4, 8, 64, 0 },
+          "map 'e': a bloom filter has key_size 1 to 512 and value_size 0" },
+        { { "f", 5, 4, 8, 64, 0 },
+          "map 'f': a count-min sketch has key_size 1 to 512 and value_size 4 "
+          "(u32 counters)" },
+        { { "g", 6, 4, 8, 64, 0 },
+          "map 'g': an lpm key is a u32 prefix length and 1 to 16 address "
+          "bytes (key_size 5 to 20), not 4" },
+        { { "h", 1, 4, 70000, 4, 0 },
+          "map 'h': value_size 70000; it must be 1 to 65536" },
+        { { "i", 5, 4, 4, 64, 9 },
+          "map 'i': flags is the number of rows, at most 8" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char error[OKO_ERROR_MAX];
@@ -294,14 +314,16 @@ test_program_with_maps(void)
     CU_ASSERT_STRING_EQUAL(f->prog.maps[0].name, "packets_per_proto");
     uint8_t pkt[64];
     ip_packet(pkt, 6, 1);
-    CU_ASSERT_EQUAL(oko_filter_run(f, pkt, 64), 0);      /* first TCP packet: not seen */
+    /* first TCP packet: not seen */
+    CU_ASSERT_EQUAL(oko_filter_run(f, pkt, 64), 0);
     CU_ASSERT_EQUAL(oko_filter_run(f, pkt, 64), 1);      /* now it is */
     ip_packet(pkt, 17, 2);
     CU_ASSERT_EQUAL(oko_filter_run(f, pkt, 64), 0);
     for (int i = 0; i < 10; i++) {
         oko_filter_run(f, pkt, 64);
     }
-    CU_ASSERT_EQUAL(oko_filter_run(f, pkt, 20), 0);      /* too short: no map touched */
+    /* too short: no map touched */
+    CU_ASSERT_EQUAL(oko_filter_run(f, pkt, 20), 0);
     oko_epoch_enter();
     uint32_t proto = 6;
     CU_ASSERT_EQUAL(get_u64(f->maps[0], &proto), 2);
@@ -332,7 +354,8 @@ test_keep_maps(void)
     free(elf);
     CU_ASSERT_PTR_EQUAL(kept->maps[0], old->maps[0]);
     oko_filter_destroy(old);                /* the shared maps survive */
-    CU_ASSERT_EQUAL(oko_filter_run(kept, pkt, 64), 1);      /* TCP already seen */
+    /* TCP already seen */
+    CU_ASSERT_EQUAL(oko_filter_run(kept, pkt, 64), 1);
     CU_ASSERT_EQUAL(oko_filter_run(fresh, pkt, 64), 0);     /* empty maps */
     CU_ASSERT_EQUAL(oko_map_count(kept->maps[0]), 1);
     oko_filter_destroy(kept);

@@ -31,7 +31,8 @@ static unsigned long checks, failures;
 static uint64_t
 rnd64(unsigned *seed)
 {
-    return (uint64_t) rand_r(seed) << 42 ^ (uint64_t) rand_r(seed) << 21 ^ rand_r(seed);
+    return (uint64_t) rand_r(seed) << 42 ^ (uint64_t) rand_r(seed) << 21
+           ^ rand_r(seed);
 }
 
 static void
@@ -64,19 +65,29 @@ static uint64_t
 interesting(unsigned *seed)
 {
     static const uint64_t bases[] = {
-        0, UINT64_C(1) << 31, UINT64_C(1) << 32, UINT64_C(1) << 63, 0, 64, 1500, 65535,
+        0,
+        UINT64_C(1) << 31,
+        UINT64_C(1) << 32,
+        UINT64_C(1) << 63,
+        0,
+        64,
+        1500,
+        65535,
     };
     switch (rand_r(seed) % 6) {
     case 0: return rnd64(seed);
     case 1: return (uint32_t) rnd64(seed);
     case 2: return rand_r(seed) % 70;
-    default: return bases[rand_r(seed) % 8] + (uint64_t) (int64_t) (rand_r(seed) % 7 - 3);
+    default:
+        return bases[rand_r(seed) % 8]
+               + (uint64_t) (int64_t) (rand_r(seed) % 7 - 3);
     }
 }
 
 static const enum oko_rel all_rels[] = {
-    OKO_REL_EQ, OKO_REL_NE, OKO_REL_GT, OKO_REL_GE, OKO_REL_LT, OKO_REL_LE, OKO_REL_SGT,
-    OKO_REL_SGE, OKO_REL_SLT, OKO_REL_SLE, OKO_REL_SET, OKO_REL_NSET,
+    OKO_REL_EQ,  OKO_REL_NE,  OKO_REL_GT,  OKO_REL_GE,
+    OKO_REL_LT,  OKO_REL_LE,  OKO_REL_SGT, OKO_REL_SGE,
+    OKO_REL_SLT, OKO_REL_SLE, OKO_REL_SET, OKO_REL_NSET,
 };
 #define N_RELS (sizeof all_rels / sizeof *all_rels)
 
@@ -103,8 +114,10 @@ random_sample(unsigned *seed)
         s.a = oko_scalar_join(&s.a, &c);
     }
     if (rand_r(seed) % 2) {
-        struct oko_scalar narrowed = s.a, c = oko_scalar_const(interesting(seed));
-        if (oko_scalar_relate(all_rels[rand_r(seed) % N_RELS], rand_r(seed) % 2, &narrowed, &c)) {
+        struct oko_scalar narrowed = s.a,
+                          c = oko_scalar_const(interesting(seed));
+        if (oko_scalar_relate(all_rels[rand_r(seed) % N_RELS],
+                              rand_r(seed) % 2, &narrowed, &c)) {
             s.a = narrowed;
         }
     }
@@ -156,16 +169,19 @@ window_samples(int at, struct sample out[])
 }
 
 static void
-fail(const char *what, uint64_t x, uint64_t y, uint64_t r, const struct oko_scalar *res)
+fail(const char *what, uint64_t x, uint64_t y, uint64_t r,
+     const struct oko_scalar *res)
 {
     if (failures++ < 10) {
-        printf("\n  %s: x=%#llx y=%#llx -> %#llx not in t=(%#llx,%#llx) u=[%#llx,%#llx] "
-               "s=[%lld,%lld] u32=[%#x,%#x] s32=[%d,%d]", what, (unsigned long long) x,
-               (unsigned long long) y, (unsigned long long) r,
-               (unsigned long long) res->t.value, (unsigned long long) res->t.mask,
+        printf("\n  %s: x=%#llx y=%#llx -> %#llx not in t=(%#llx,%#llx) "
+               "u=[%#llx,%#llx] "
+               "s=[%lld,%lld] u32=[%#x,%#x] s32=[%d,%d]",
+               what, (unsigned long long) x, (unsigned long long) y,
+               (unsigned long long) r, (unsigned long long) res->t.value,
+               (unsigned long long) res->t.mask,
                (unsigned long long) res->umin, (unsigned long long) res->umax,
-               (long long) res->smin, (long long) res->smax, res->u32min, res->u32max,
-               res->s32min, res->s32max);
+               (long long) res->smin, (long long) res->smax, res->u32min,
+               res->u32max, res->s32min, res->s32max);
     }
 }
 
@@ -175,11 +191,12 @@ struct alu_case {
 };
 
 static const struct alu_case alu_cases[] = {
-    { 0x00, 0, "add" }, { 0x10, 0, "sub" }, { 0x20, 0, "mul" }, { 0x30, 0, "div" },
-    { 0x30, 1, "sdiv" }, { 0x40, 0, "or" }, { 0x50, 0, "and" }, { 0x60, 0, "lsh" },
-    { 0x70, 0, "rsh" }, { 0x80, 0, "neg" }, { 0x90, 0, "mod" }, { 0x90, 1, "smod" },
-    { 0xa0, 0, "xor" }, { 0xb0, 0, "mov" }, { 0xb0, 8, "movsx8" }, { 0xb0, 16, "movsx16" },
-    { 0xb0, 32, "movsx32" }, { 0xc0, 0, "arsh" },
+    { 0x00, 0, "add" },      { 0x10, 0, "sub" },      { 0x20, 0, "mul" },
+    { 0x30, 0, "div" },      { 0x30, 1, "sdiv" },     { 0x40, 0, "or" },
+    { 0x50, 0, "and" },      { 0x60, 0, "lsh" },      { 0x70, 0, "rsh" },
+    { 0x80, 0, "neg" },      { 0x90, 0, "mod" },      { 0x90, 1, "smod" },
+    { 0xa0, 0, "xor" },      { 0xb0, 0, "mov" },      { 0xb0, 8, "movsx8" },
+    { 0xb0, 16, "movsx16" }, { 0xb0, 32, "movsx32" }, { 0xc0, 0, "arsh" },
 };
 
 static void
@@ -192,14 +209,16 @@ check_pair(const struct sample *a, const struct sample *b)
             if (ac->off == 32 && !is64) {
                 continue;                   /* no 32-bit movsx from 32 bits */
             }
-            struct oko_scalar r = oko_scalar_alu(ac->op, ac->off, is64, &a->a, &b->a);
+            struct oko_scalar r
+                = oko_scalar_alu(ac->op, ac->off, is64, &a->a, &b->a);
             for (int i = 0; i < a->n; i++) {
                 for (int j = 0; j < b->n; j++) {
                     uint64_t x = a->members[i], y = b->members[j];
                     uint64_t v = oko_isa_alu(ac->op, ac->off, is64, x, y);
                     checks++;
                     if (!oko_scalar_contains(&r, v)) {
-                        snprintf(what, sizeof what, "%s%s", ac->name, is64 ? "" : "32");
+                        snprintf(what, sizeof what, "%s%s", ac->name,
+                                 is64 ? "" : "32");
                         fail(what, x, y, v, &r);
                     }
                 }
@@ -217,7 +236,8 @@ check_pair(const struct sample *a, const struct sample *b)
                         continue;
                     }
                     checks++;
-                    snprintf(what, sizeof what, "relation %zu%s", k, is64 ? "" : " (32)");
+                    snprintf(what, sizeof what, "relation %zu%s", k,
+                             is64 ? "" : " (32)");
                     if (!possible) {
                         fail(what, x, y, 0, &na);
                     } else if (!oko_scalar_contains(&na, x)) {
@@ -241,7 +261,8 @@ check_endian(const struct sample *a)
                 uint64_t v = oko_isa_endian(swap, width, a->members[i]);
                 checks++;
                 if (!oko_scalar_contains(&r, v)) {
-                    fail(swap ? "bswap" : "to-le", a->members[i], width, v, &r);
+                    fail(swap ? "bswap" : "to-le", a->members[i], width, v,
+                         &r);
                 }
             }
         }
@@ -314,7 +335,8 @@ test_precision(void)
     CU_ASSERT_EQUAL(sum64.umax, 2 * (uint64_t) UINT32_MAX);
 
     /* x <= 100 after "if x s> -1" and "x < 101": both views agree. */
-    struct oko_scalar x = oko_scalar_unknown(), c = oko_scalar_const((uint64_t) -1);
+    struct oko_scalar x = oko_scalar_unknown(),
+                      c = oko_scalar_const((uint64_t) -1);
     CU_ASSERT(oko_scalar_relate(OKO_REL_SGT, true, &x, &c));
     c = oko_scalar_const(101);
     CU_ASSERT(oko_scalar_relate(OKO_REL_LT, true, &x, &c));

@@ -86,7 +86,8 @@ on_segv(int sig, siginfo_t *info, void *context)
     (void) sig;
     (void) context;
     uintptr_t addr = (uintptr_t) info->si_addr;
-    _exit(addr >= guard_low && addr < guard_high ? EXIT_FAULT_IN_GUARD : EXIT_FAULT_ELSEWHERE);
+    _exit(addr >= guard_low && addr < guard_high ? EXIT_FAULT_IN_GUARD
+                                                 : EXIT_FAULT_ELSEWHERE);
 }
 
 /* Runs "*(u64 *) (r10 + off) = 7" in a child; returns the child's exit
@@ -104,7 +105,8 @@ store_in_child(enum engine engine, int16_t off, uintptr_t low, uintptr_t high)
     if (pid == 0) {
         guard_low = low;
         guard_high = high;
-        struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
+        struct sigaction sa
+            = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
         sigemptyset(&sa.sa_mask);
         sigaction(SIGSEGV, &sa, NULL);
         sigaction(SIGBUS, &sa, NULL);
@@ -126,27 +128,31 @@ test_guards_catch_any_r10_offset(void)
     size_t size, page_size;
     CU_ASSERT_FATAL(oko_stack_region(&start, &size, &page, &page_size));
     uintptr_t page_end = page + page_size, end = start + size;
-    int16_t below = OKO_STACK_ABOVE_TOP - page_size;    /* r10 + below = page */
+    /* r10 + below = page */
+    int16_t below = OKO_STACK_ABOVE_TOP - page_size;
     const struct {
         int16_t off;
         uintptr_t low, high;                    /* the guard it must hit */
     } cases[] = {
-        { OKO_STACK_ABOVE_TOP, page_end, end }, /* the first word above the page */
+        /* the first word above the page */
+        { OKO_STACK_ABOVE_TOP, page_end, end },
         { INT16_MAX, page_end, end },           /* the furthest above */
         { below - 8, start, page },             /* the first word below */
         { INT16_MIN, start, page },             /* the furthest below */
     };
     for (int e = INTERPRETER; e <= JIT; e++) {
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-            int status = store_in_child(e, cases[i].off, cases[i].low, cases[i].high);
+            int status
+                = store_in_child(e, cases[i].off, cases[i].low, cases[i].high);
             CU_ASSERT_EQUAL(status, EXIT_FAULT_IN_GUARD);
             if (status != EXIT_FAULT_IN_GUARD) {
-                fprintf(stderr, "%s: store at r10%+d: child status %d\n", engine_names[e],
-                        cases[i].off, status);
+                fprintf(stderr, "%s: store at r10%+d: child status %d\n",
+                        engine_names[e], cases[i].off, status);
             }
         }
         CU_ASSERT_EQUAL(store_in_child(e, below, 0, 0), EXIT_NO_FAULT);
-        CU_ASSERT_EQUAL(store_in_child(e, OKO_STACK_ABOVE_TOP - 8, 0, 0), EXIT_NO_FAULT);
+        CU_ASSERT_EQUAL(store_in_child(e, OKO_STACK_ABOVE_TOP - 8, 0, 0),
+                        EXIT_NO_FAULT);
     }
 }
 
@@ -166,7 +172,9 @@ mapped(uintptr_t start, size_t size)
 {
     unsigned char vec[64];
     long page = sysconf(_SC_PAGESIZE);
-    return mincore((void *) start, size < 64 * (size_t) page ? size : 64 * page, vec) == 0
+    return mincore((void *) start,
+                   size < 64 * (size_t) page ? size : 64 * page, vec)
+               == 0
            || errno != ENOMEM;
 }
 
@@ -181,7 +189,8 @@ test_region_per_thread(void)
 
     uintptr_t region[3] = { 0 };
     pthread_t thread;
-    CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, thread_region, region), 0);
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&thread, NULL, thread_region, region),
+                          0);
     pthread_join(thread, NULL);
     CU_ASSERT_NOT_EQUAL(region[0], start);
     CU_ASSERT(region[0] + region[2] <= start || start + size <= region[0]);

@@ -1,8 +1,8 @@
 /* The verifier's corpora (CUnit):
- *  - the .s files of tests/verifier/unsafe: each must be rejected, with the message
- *    text of its "# reject:" line and at the instruction of "# insn:";
- *  - the .s files of tests/verifier/safe and every compiled program in the test
- *    programs folder (the filter library's and tests/progs/): accepted;
+ *  - the .s files of tests/verifier/unsafe: each must be rejected, with the
+ * message text of its "# reject:" line and at the instruction of "# insn:";
+ *  - the .s files of tests/verifier/safe and every compiled program in the
+ * test programs folder (the filter library's and tests/progs/): accepted;
  *  - generated programs: too long, too complex, random bytes (the
  *    verifier must answer, never crash or hang). */
 #include <CUnit/Basic.h>
@@ -80,7 +80,8 @@ test_unsafe_corpus(void)
         char path[512], reason[256], insn[32], error[OKO_ERROR_MAX];
         snprintf(path, sizeof path, "tests/verifier/unsafe/%s", names[i]);
         const char *text = read_text(path);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(header(text, "reject", reason, sizeof reason));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(
+            header(text, "reject", reason, sizeof reason));
         struct oko_program prog;
         int err = oko_asm(text, &prog, error);
         if (err) {
@@ -94,17 +95,19 @@ test_unsafe_corpus(void)
         if (header(text, "insn", insn, sizeof insn)) {
             snprintf(prefix, sizeof prefix, "insn %s: ", insn);
         }
-        if (err && strstr(error, reason) && !strncmp(error, prefix, strlen(prefix))) {
+        if (err && strstr(error, reason)
+            && !strncmp(error, prefix, strlen(prefix))) {
             rejected++;
         } else {
-            printf("\n  %s: expected \"%s%s\", got \"%s\"", names[i], prefix, reason,
-                   err ? error : "accepted");
+            printf("\n  %s: expected \"%s%s\", got \"%s\"", names[i], prefix,
+                   reason, err ? error : "accepted");
             CU_FAIL("unsafe program not rejected as expected");
         }
         oko_program_destroy(&prog);
         free(names[i]);
     }
-    printf("\nunsafe corpus: %d of %d rejected with the expected reason\n", rejected, n);
+    printf("\nunsafe corpus: %d of %d rejected with the expected reason\n",
+           rejected, n);
     CU_ASSERT(n >= 40);
     CU_ASSERT_EQUAL(rejected, n);
 }
@@ -142,7 +145,8 @@ static const struct {
 } refused_objects[] = {
     { "global_data.o", "global and static data are not allowed" },
     { "two_maps.o", "r0 holds a map reference at exit" },
-    { "unsafe_no_len_check.o", "packet read of 1 bytes at offset 12 is not proven within len" },
+    { "unsafe_no_len_check.o",
+      "packet read of 1 bytes at offset 12 is not proven within len" },
     { "unsafe_no_null_check.o", "may be NULL" },
     { "unsafe_loop.o", "makes a loop" },
     { "unsafe_packet_write.o", "writes to the packet are not allowed" },
@@ -162,7 +166,8 @@ test_compiled_programs(void)
         int err = oko_filter_load(elf, size, NULL, &filter, error);
         free(elf);
         const char *reason = NULL;
-        for (size_t k = 0; k < sizeof refused_objects / sizeof *refused_objects; k++) {
+        for (size_t k = 0;
+             k < sizeof refused_objects / sizeof *refused_objects; k++) {
             if (!strcmp(names[i], refused_objects[k].name)) {
                 reason = refused_objects[k].reason;
             }
@@ -183,11 +188,13 @@ test_compiled_programs(void)
         oko_filter_destroy(filter);
         free(names[i]);
     }
-    printf("\ncompiled programs: %d of %d safe ones accepted, %d refused as expected\n",
+    printf("\ncompiled programs: %d of %d safe ones accepted, %d refused as "
+           "expected\n",
            accepted, expected, refused);
     CU_ASSERT(expected > 0);
     CU_ASSERT_EQUAL(accepted, expected);
-    CU_ASSERT_EQUAL(refused, (int) (sizeof refused_objects / sizeof *refused_objects));
+    CU_ASSERT_EQUAL(refused,
+                    (int) (sizeof refused_objects / sizeof *refused_objects));
 }
 
 /* A program 'n' instructions long: movs then exit. */
@@ -197,7 +204,8 @@ straight_program(size_t n)
     struct oko_program prog = { .n_insns = n };
     prog.insns = calloc(n, sizeof *prog.insns);
     for (size_t i = 0; i + 1 < n; i++) {
-        prog.insns[i] = (struct oko_insn) { .opcode = 0xb7, .dst = 0, .imm = i };
+        prog.insns[i]
+            = (struct oko_insn){ .opcode = 0xb7, .dst = 0, .imm = i };
     }
     prog.insns[n - 1].opcode = 0x95;
     return prog;
@@ -212,7 +220,8 @@ test_instruction_limit(void)
     oko_program_destroy(&prog);
     prog = straight_program(OKO_MAX_INSNS + 1);
     CU_ASSERT_EQUAL(oko_verify(&prog, NULL, NULL, error), EINVAL);
-    CU_ASSERT_STRING_EQUAL(error, "program of 4097 instructions; at most 4096");
+    CU_ASSERT_STRING_EQUAL(error,
+                           "program of 4097 instructions; at most 4096");
     oko_program_destroy(&prog);
 }
 
@@ -227,7 +236,8 @@ test_min_len_limit(void)
     CU_ASSERT_EQUAL(oko_verify(&prog, &opts, NULL, error), 0);
     opts.min_len = (uint64_t) OKO_MAX_MIN_LEN + 1;
     CU_ASSERT_EQUAL(oko_verify(&prog, &opts, NULL, error), EINVAL);
-    CU_ASSERT_STRING_EQUAL(error, "minimum packet length 16777217 is above 16777216");
+    CU_ASSERT_STRING_EQUAL(error,
+                           "minimum packet length 16777217 is above 16777216");
     oko_program_destroy(&prog);
 }
 
@@ -240,7 +250,8 @@ test_too_complex(void)
     for (int i = 0; i < 40; i++) {
         char block[256];
         snprintf(block, sizeof block,
-                 "mov %%r3, %%r2\nrsh %%r3, %d\nand %%r3, 1\njeq %%r3, 0, +1\nadd %%r4, %d\n",
+                 "mov %%r3, %%r2\nrsh %%r3, %d\nand %%r3, 1\njeq %%r3, 0, "
+                 "+1\nadd %%r4, %d\n",
                  i % 16, 1 << (i % 30));
         strcat(text, block);
     }
@@ -257,7 +268,8 @@ test_too_complex(void)
     for (int lines = 0; lines < 1 + 8 * 5; lines++) {
         cut = strchr(cut, '\n') + 1;
     }
-    strcpy(cut, "mov %r0, %r4\nexit\n");
+    static const char tail[] = "mov %r0, %r4\nexit\n";
+    memcpy(cut, tail, sizeof tail);
     CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
     CU_ASSERT_EQUAL(oko_verify(&prog, NULL, &stats, error), 0);
     oko_program_destroy(&prog);
@@ -278,15 +290,18 @@ test_pending_branches_bounded(void)
         for (int i = 0; i < branches; i++) {
             n += snprintf(text + n, cap - n, "jeq %%r7, %d, out\n", i);
         }
-        snprintf(text + n, cap - n, "mov %%r0, 0\nexit\nout:\nmov %%r0, 1\nexit\n");
+        snprintf(text + n, cap - n,
+                 "mov %%r0, 0\nexit\nout:\nmov %%r0, 1\nexit\n");
         struct oko_program prog;
         CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
         struct oko_verify_stats stats;
         int err = oko_verify(&prog, NULL, &stats, error);
         if (branches == 4000) {
             CU_ASSERT_EQUAL(err, EINVAL);
-            CU_ASSERT_STRING_EQUAL(error, "insn 1026: the program is too complex: more than "
-                                   "1024 branches wait to be explored at once");
+            CU_ASSERT_STRING_EQUAL(error, "insn 1026: the program is too "
+                                          "complex: more than "
+                                          "1024 branches wait to be explored "
+                                          "at once");
         } else {
             CU_ASSERT_EQUAL(err, 0);
             CU_ASSERT_EQUAL(stats.max_pending, 1000);
@@ -300,7 +315,8 @@ static size_t
 resident_bytes(void)
 {
     unsigned long size = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
+    static const char statm[] = "/proc/self/statm";
+    FILE *f = fopen(statm, "r");
     if (f) {
         if (fscanf(f, "%lu %lu", &size, &resident) != 2) {
             resident = 0;
@@ -327,7 +343,8 @@ test_stored_states_bounded(void)
         n += snprintf(text + n, cap - n, "ldxb %%r%d, [%%r1+%d]\n", r, r);
     }
     for (int slot = 1; slot <= 64; slot++) {
-        n += snprintf(text + n, cap - n, "stxdw [%%r10-%d], %%r%d\n", slot * 8, 3 + slot % 7);
+        n += snprintf(text + n, cap - n, "stxdw [%%r10-%d], %%r%d\n", slot * 8,
+                      3 + slot % 7);
     }
     uint32_t seed = 1;
     for (int i = 0; i < blocks; i++) {
@@ -364,14 +381,15 @@ test_random_programs(void)
     unsigned seed = 12345;
     int accepted = 0;
     static const uint8_t opcodes[] = {
-        0x07, 0x0f, 0x17, 0x1f, 0x27, 0x2f, 0x37, 0x3f, 0x47, 0x4f, 0x57, 0x5f, 0x67, 0x6f,
-        0x77, 0x7f, 0x87, 0x97, 0x9f, 0xa7, 0xaf, 0xb7, 0xbf, 0xc7, 0xcf, 0xd4, 0xdc, 0xd7,
-        0x04, 0x0c, 0x14, 0x1c, 0x24, 0x2c, 0x34, 0x3c, 0x44, 0x4c, 0x54, 0x5c, 0x64, 0x6c,
-        0x74, 0x7c, 0x84, 0x94, 0x9c, 0xa4, 0xac, 0xb4, 0xbc, 0xc4, 0xcc,
-        0x61, 0x69, 0x71, 0x79, 0x81, 0x89, 0x91, 0x62, 0x6a, 0x72, 0x7a, 0x63, 0x6b, 0x73,
-        0x7b, 0xdb, 0xc3, 0x05, 0x15, 0x1d, 0x25, 0x2d, 0x35, 0x3d, 0x45, 0x4d, 0x55, 0x5d,
-        0x65, 0x6d, 0x75, 0x7d, 0xa5, 0xad, 0xb5, 0xbd, 0xc5, 0xcd, 0xd5, 0xdd, 0x16, 0x1e,
-        0x26, 0xa6, 0x56, 0x85, 0x95, 0x18,
+        0x07, 0x0f, 0x17, 0x1f, 0x27, 0x2f, 0x37, 0x3f, 0x47, 0x4f, 0x57, 0x5f,
+        0x67, 0x6f, 0x77, 0x7f, 0x87, 0x97, 0x9f, 0xa7, 0xaf, 0xb7, 0xbf, 0xc7,
+        0xcf, 0xd4, 0xdc, 0xd7, 0x04, 0x0c, 0x14, 0x1c, 0x24, 0x2c, 0x34, 0x3c,
+        0x44, 0x4c, 0x54, 0x5c, 0x64, 0x6c, 0x74, 0x7c, 0x84, 0x94, 0x9c, 0xa4,
+        0xac, 0xb4, 0xbc, 0xc4, 0xcc, 0x61, 0x69, 0x71, 0x79, 0x81, 0x89, 0x91,
+        0x62, 0x6a, 0x72, 0x7a, 0x63, 0x6b, 0x73, 0x7b, 0xdb, 0xc3, 0x05, 0x15,
+        0x1d, 0x25, 0x2d, 0x35, 0x3d, 0x45, 0x4d, 0x55, 0x5d, 0x65, 0x6d, 0x75,
+        0x7d, 0xa5, 0xad, 0xb5, 0xbd, 0xc5, 0xcd, 0xd5, 0xdd, 0x16, 0x1e, 0x26,
+        0xa6, 0x56, 0x85, 0x95, 0x18,
     };
     for (int round = 0; round < 20000; round++) {
         size_t body = 1 + rand_r(&seed) % 10;
@@ -380,39 +398,51 @@ test_random_programs(void)
         prog.insns = calloc(n, sizeof *prog.insns);
         static const int prologue_regs[] = { 0, 3, 4, 5, 6, 7, 8, 9 };
         for (size_t i = 0; i < 8; i++) {
-            prog.insns[i] = (struct oko_insn) { .opcode = 0xb7, .dst = prologue_regs[i],
-                                                .imm = (int32_t) rand_r(&seed) % 100 };
+            prog.insns[i]
+                = (struct oko_insn){ .opcode = 0xb7,
+                                     .dst = prologue_regs[i],
+                                     .imm = (int32_t) rand_r(&seed) % 100 };
         }
         for (size_t i = 8; i < n - 1; i++) {
             struct oko_insn *insn = &prog.insns[i];
-            insn->opcode = rand_r(&seed) % 16 ? opcodes[rand_r(&seed) % sizeof opcodes]
-                                              : rand_r(&seed) % 256;
-            insn->dst = rand_r(&seed) % 32 ? rand_r(&seed) % 10 : rand_r(&seed) % 16;
-            insn->src = rand_r(&seed) % 32 ? rand_r(&seed) % 11 : rand_r(&seed) % 16;
+            insn->opcode = rand_r(&seed) % 16
+                               ? opcodes[rand_r(&seed) % sizeof opcodes]
+                               : rand_r(&seed) % 256;
+            insn->dst
+                = rand_r(&seed) % 32 ? rand_r(&seed) % 10 : rand_r(&seed) % 16;
+            insn->src
+                = rand_r(&seed) % 32 ? rand_r(&seed) % 11 : rand_r(&seed) % 16;
             switch (insn->opcode & 0x07) {
             case 0x05: case 0x06:
-                insn->off = rand_r(&seed) % 8 ? rand_r(&seed) % 4 : (int16_t) (rand_r(&seed) % 9) - 4;
+                insn->off = rand_r(&seed) % 8
+                                ? rand_r(&seed) % 4
+                                : (int16_t) (rand_r(&seed) % 9) - 4;
                 break;
             case 0x04: case 0x07:
                 insn->off = rand_r(&seed) % 16 ? 0 : rand_r(&seed) % 2;
                 break;
             default:
-                insn->off = rand_r(&seed) % 4 ? -8 * (1 + rand_r(&seed) % 8)
-                                              : (int16_t) (rand_r(&seed) % 64) - 32;
+                insn->off = rand_r(&seed) % 4
+                                ? -8 * (1 + rand_r(&seed) % 8)
+                                : (int16_t) (rand_r(&seed) % 64) - 32;
             }
             insn->imm = rand_r(&seed) % 4 ? (int32_t) (rand_r(&seed) % 64) - 16
                                           : (int32_t) rand_r(&seed);
-            if ((insn->opcode & 0xf0) == 0x80 && (insn->opcode & 0x07) == 0x05) {
-                insn->imm = rand_r(&seed) % 9;      /* helper ids around the real ones */
+            if ((insn->opcode & 0xf0) == 0x80
+                && (insn->opcode & 0x07) == 0x05) {
+                /* helper ids around the real ones */
+                insn->imm = rand_r(&seed) % 9;
             }
-            if ((insn->opcode & 0xf0) == 0xd0 && (insn->opcode & 0x07) != 0x05) {
+            if ((insn->opcode & 0xf0) == 0xd0
+                && (insn->opcode & 0x07) != 0x05) {
                 insn->imm = 16 << (rand_r(&seed) % 3);
             }
             /* Mostly clear the field the operation does not use (the
              * verifier refuses it set; now and then it still is). */
             int cls = insn->opcode & 0x07, op = insn->opcode & 0xf0;
             bool alu = cls == 0x04 || cls == 0x07;
-            bool cond = (cls == 0x05 || cls == 0x06) && op != 0x00 && op != 0x80 && op != 0x90;
+            bool cond = (cls == 0x05 || cls == 0x06) && op != 0x00
+                        && op != 0x80 && op != 0x90;
             if ((alu || cond) && rand_r(&seed) % 16) {
                 if (alu && (op == 0x80 || op == 0xd0)) {
                     insn->src = 0;
@@ -472,7 +502,8 @@ test_longer_packets_do_not_run(void)
         uint64_t r0 = oko_filter_run(f, packet, OKO_MAX_PKT_LEN + 1);
         CU_ASSERT_EQUAL(r0, OKO_R0_TOO_LONG);
         CU_ASSERT_EQUAL(oko_verdict_of(r0), OKO_VERDICT_ERROR);
-        CU_ASSERT_EQUAL(oko_filter_run(f, packet, UINT32_MAX), OKO_R0_TOO_LONG);
+        CU_ASSERT_EQUAL(oko_filter_run(f, packet, UINT32_MAX),
+                        OKO_R0_TOO_LONG);
         oko_filter_destroy(f);
     }
 }

@@ -23,11 +23,13 @@ read_prog_file(const char *name, size_t *size)
 }
 
 int
-count_entries(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
-              void *aux)
+count_entries(const void *key, uint32_t key_size, const void *value,
+              uint32_t value_size, void *aux)
 {
     (void) key; (void) key_size; (void) value; (void) value_size;
-    ++*(int *) aux;
+    int *count = aux;
+
+    (*count)++;
     return 0;
 }
 
@@ -38,7 +40,8 @@ progs_directory(void)
 }
 
 int
-run_suite(int argc, char *argv[], const char *suite_name, const struct test_case cases[])
+run_suite(int argc, char *argv[], const char *suite_name,
+          const struct test_case cases[])
 {
     if (argc > 1) {
         progs_dir = argv[1];
@@ -52,7 +55,8 @@ run_suite(int argc, char *argv[], const char *suite_name, const struct test_case
     }
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
-    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    unsigned failed
+        = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
     return failed ? 1 : 0;
 }

@@ -23,6 +23,7 @@ int count_entries(const void *key, uint32_t key_size, const void *value,
                   uint32_t value_size, void *aux);
 
 /* Runs the NULL-terminated 'cases' as one suite; returns main's exit code. */
-int run_suite(int argc, char *argv[], const char *suite, const struct test_case cases[]);
+int run_suite(int argc, char *argv[], const char *suite,
+              const struct test_case cases[]);
 
 #endif

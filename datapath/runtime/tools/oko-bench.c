@@ -76,7 +76,8 @@ load(const char *dir, const char *name, bool interpret)
  * section around every run); otherwise of the engine alone inside one
  * section, as a datapath that enters once per batch of packets runs it. */
 static double
-time_filter(const struct oko_filter *f, const uint8_t *pkt, size_t len, bool per_call_epoch)
+time_filter(const struct oko_filter *f, const uint8_t *pkt, size_t len,
+            bool per_call_epoch)
 {
     uint64_t acc = 0;
     double t0 = now_ns();
@@ -113,8 +114,13 @@ linux_syn(uint8_t *p)
     p[12] = 0x08; p[14] = 0x45; p[22] = 64; p[23] = 6;
     p[26] = 10; p[29] = 1; p[30] = 192; p[31] = 168; p[32] = 1; p[33] = 80;
     uint8_t *tcp = p + 34;
-    tcp[0] = 0x9c; tcp[1] = 0x40; tcp[3] = 80; tcp[12] = 10 << 4; tcp[13] = 0x02;
-    tcp[14] = 0xfa; tcp[15] = 0xf0;                 /* window 64240 = 44 * 1460 */
+    tcp[0] = 0x9c;
+    tcp[1] = 0x40;
+    tcp[3] = 80;
+    tcp[12] = 10 << 4;
+    tcp[13] = 0x02;
+    /* window 64240 = 44 * 1460 */
+    tcp[14] = 0xfa; tcp[15] = 0xf0;
     memcpy(tcp + 20, options, sizeof options);
     return 74;
 }
@@ -127,7 +133,11 @@ tcp_ack(uint8_t *p, uint32_t client)
     p[26] = 10; p[27] = client >> 16; p[28] = client >> 8; p[29] = client;
     p[30] = 192; p[31] = 168; p[32] = 1; p[33] = 80;
     uint8_t *tcp = p + 34;
-    tcp[0] = 0x9c; tcp[1] = 0x40; tcp[3] = 80; tcp[12] = 5 << 4; tcp[13] = 0x10;
+    tcp[0] = 0x9c;
+    tcp[1] = 0x40;
+    tcp[3] = 80;
+    tcp[12] = 5 << 4;
+    tcp[13] = 0x10;
     return 54;
 }
 
@@ -139,7 +149,8 @@ static const char *const names[] = {
  * into the state it is timed in, writes the packet it is timed on to 'pkt'
  * and returns its length; exits if the copies disagree on it. */
 static size_t
-prepare(const char *name, struct oko_filter *a, struct oko_filter *b, uint8_t *pkt)
+prepare(const char *name, struct oko_filter *a, struct oko_filter *b,
+        uint8_t *pkt)
 {
     size_t len;
     if (!strcmp(name, "conntrack-established.o")) {
@@ -165,8 +176,9 @@ prepare(const char *name, struct oko_filter *a, struct oko_filter *b, uint8_t *p
 static void
 bench_engines(const char *dir, int rounds)
 {
-    printf("| program | interpreter ns/call | JIT ns/call | JIT speed-up "
-           "| interpreter, epoch per call | JIT, epoch per call | speed-up |\n");
+    printf(
+        "| program | interpreter ns/call | JIT ns/call | JIT speed-up "
+        "| interpreter, epoch per call | JIT, epoch per call | speed-up |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|\n");
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         struct oko_filter *interp = load(dir, names[k], true);
@@ -181,9 +193,10 @@ bench_engines(const char *dir, int rounds)
                 ratio[epoch][r] = t[2 * epoch][r] / t[2 * epoch + 1][r];
             }
         }
-        printf("| %s | %.1f | %.1f | %.1fx | %.1f | %.1f | %.1fx |\n", names[k],
-               median(t[0], rounds), median(t[1], rounds), median(ratio[0], rounds),
-               median(t[2], rounds), median(t[3], rounds), median(ratio[1], rounds));
+        printf("| %s | %.1f | %.1f | %.1fx | %.1f | %.1f | %.1fx |\n",
+               names[k], median(t[0], rounds), median(t[1], rounds),
+               median(ratio[0], rounds), median(t[2], rounds),
+               median(t[3], rounds), median(ratio[1], rounds));
         oko_filter_destroy(interp);
         oko_filter_destroy(jit);
     }
@@ -192,10 +205,18 @@ bench_engines(const char *dir, int rounds)
 static void
 bench_maps(int rounds)
 {
-    printf("\n| map | entries | key bytes | ns per lookup (hit) | ns per lookup (miss) |\n");
+    printf("\n| map | entries | key bytes | ns per lookup (hit) | ns per "
+           "lookup (miss) |\n");
     printf("|---|---:|---:|---:|---:|\n");
-    static const struct { const char *name; uint32_t type; uint32_t n; } types[] = {
-        { "hash", 1, 1024 }, { "lru_hash", 3, 1024 }, { "hash", 1, 65536 }, { "lru_hash", 3, 65536 },
+    static const struct {
+        const char *name;
+        uint32_t type;
+        uint32_t n;
+    } types[] = {
+        { "hash", 1, 1024 },
+        { "lru_hash", 3, 1024 },
+        { "hash", 1, 65536 },
+        { "lru_hash", 3, 65536 },
     };
     enum { MAX_N = 65536, LOOKUPS = 4000000 };
     static uint32_t keys[MAX_N][3];
@@ -226,7 +247,8 @@ bench_maps(int rounds)
                 for (int i = 0; i < LOOKUPS; i++) {
                     const uint32_t *k = keys[(i * 40503u) & (N - 1)];
                     probe[0] = k[0];
-                    probe[1] = k[1] ^ (uint32_t) kind;      /* kind 1: absent keys */
+                    /* kind 1: absent keys */
+                    probe[1] = k[1] ^ (uint32_t) kind;
                     probe[2] = k[2];
                     const void *value = oko_map_lookup(m, probe);
                     acc += (uintptr_t) value;
@@ -237,8 +259,8 @@ bench_maps(int rounds)
                 (kind ? miss : hit)[r] = ns;
             }
         }
-        printf("| %s | %u | 12 | %.1f | %.1f |\n", types[t].name, N, median(hit, rounds),
-               median(miss, rounds));
+        printf("| %s | %u | 12 | %.1f | %.1f |\n", types[t].name, N,
+               median(hit, rounds), median(miss, rounds));
         oko_map_destroy(m);
     }
 }
@@ -252,9 +274,12 @@ load_anywhere(const char *dir, const char *name)
     size_t size;
     if (oko_jit_near_window(&start, &size)
         || mmap((void *) start, size, PROT_NONE,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0)
-           != (void *) start) {
-        fprintf(stderr, "cannot take the JIT's near window (none, or in use)\n");
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
+                    | MAP_FIXED_NOREPLACE,
+                -1, 0)
+               != (void *) start) {
+        fprintf(stderr,
+                "cannot take the JIT's near window (none, or in use)\n");
         exit(1);
     }
     struct oko_filter *f = load(dir, name, false);
@@ -266,7 +291,8 @@ load_anywhere(const char *dir, const char *name)
 static void
 bench_jit_placement(const char *dir, int rounds)
 {
-    printf("\n| program | JIT near ns/call | JIT anywhere ns/call | anywhere / near |\n");
+    printf("\n| program | JIT near ns/call | JIT anywhere ns/call | anywhere "
+           "/ near |\n");
     printf("|---|---:|---:|---:|\n");
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         struct oko_filter *anywhere = load_anywhere(dir, names[k]);
@@ -332,7 +358,8 @@ bench_vs_librte_bpf(int rounds)
     }
     uint8_t pkt[128];
     tcp_ack(pkt, 1);
-    if (f->jit.fn(pkt, 64, oko_stack_top()) != 1 || rte_jit.func(pkt) != 1 || rte_bpf_exec(rte, pkt) != 1) {
+    if (f->jit.fn(pkt, 64, oko_stack_top()) != 1 || rte_jit.func(pkt) != 1
+        || rte_bpf_exec(rte, pkt) != 1) {
         fprintf(stderr, "equivalent program: engines disagree\n");
         exit(1);
     }
@@ -345,7 +372,9 @@ bench_vs_librte_bpf(int rounds)
                 switch (e) {
                 case 0: acc += f->jit.fn(pkt, 64, oko_stack_top()); break;
                 case 1: acc += rte_jit.func(pkt); break;
-                case 2: acc += oko_interp_run(f->code, pkt, 64, oko_stack_top()); break;
+                case 2:
+                    acc += oko_interp_run(f->code, pkt, 64, oko_stack_top());
+                    break;
                 default: acc += rte_bpf_exec(rte, pkt); break;
                 }
             }
@@ -355,11 +384,14 @@ bench_vs_librte_bpf(int rounds)
     }
     double ours = median(t[0], rounds), theirs = median(t[1], rounds);
     double ours_i = median(t[2], rounds), theirs_i = median(t[3], rounds);
-    printf("\n| engine (same %zu-instruction program, raw call) | ns/call |\n", n_insns);
+    printf("\n| engine (same %zu-instruction program, raw call) | ns/call |\n",
+           n_insns);
     printf("|---|---:|\n");
     printf("| Oko JIT | %.2f |\n| librte_bpf JIT | %.2f |\n", ours, theirs);
-    printf("| Oko interpreter | %.2f |\n| librte_bpf interpreter | %.2f |\n", ours_i, theirs_i);
-    printf("\nOko JIT / librte_bpf JIT time: %.2f; Oko interpreter / librte_bpf interpreter: %.2f\n",
+    printf("| Oko interpreter | %.2f |\n| librte_bpf interpreter | %.2f |\n",
+           ours_i, theirs_i);
+    printf("\nOko JIT / librte_bpf JIT time: %.2f; Oko interpreter / "
+           "librte_bpf interpreter: %.2f\n",
            ours / theirs, ours_i / theirs_i);
     rte_bpf_destroy(rte);
     oko_filter_destroy(f);
@@ -373,14 +405,16 @@ main(int argc, char *argv[])
         argc--;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: oko-bench PROGS_DIR [ROUNDS] [--engines-only]\n");
+        fprintf(stderr,
+                "usage: oko-bench PROGS_DIR [ROUNDS] [--engines-only]\n");
         return 2;
     }
     int rounds = argc > 2 ? atoi(argv[2]) : 7;
     if (rounds < 1 || rounds > MAX_ROUNDS) {
         rounds = 7;
     }
-    printf("Runtime benchmarks: median of %d rounds, %d calls each.\n\n", rounds, CALLS);
+    printf("Runtime benchmarks: median of %d rounds, %d calls each.\n\n",
+           rounds, CALLS);
     bench_engines(argv[1], rounds);
     if (!engines_only) {
         bench_jit_placement(argv[1], rounds);

@@ -37,19 +37,29 @@ usage(void)
     fprintf(stderr,
             "usage: oko-filter verify FILE [--min-len N] [--cost]\n"
             "       oko-filter disasm FILE\n"
-            "       oko-filter run FILE TRACE.pcap [--interpret] [--quiet] [--json]\n"
-            "                      [--clock pcap] [--map MAP:KEYHEX=VALUEHEX]... [--repeat N]\n"
-            "                      [--layout MAP=FIELD:TYPE,.../FIELD:TYPE,...]...\n"
+            "       oko-filter run FILE TRACE.pcap [--interpret] [--quiet] "
+            "[--json]\n"
+            "                      [--clock pcap] [--map "
+            "MAP:KEYHEX=VALUEHEX]... [--repeat N]\n"
+            "                      [--layout "
+            "MAP=FIELD:TYPE,.../FIELD:TYPE,...]...\n"
             "       oko-filter asm FILE.s -o OUT.bin\n"
-            "FILE: an ELF object (clang -O2 -target bpf -c) or assembly (.s).\n"
-            "Layout types: u8 u16 u32 u64 (little-endian), be16 be32 be64 (network order),\n"
+            "FILE: an ELF object (clang -O2 -target bpf -c) or assembly "
+            "(.s).\n"
+            "Layout types: u8 u16 u32 u64 (little-endian), be16 be32 be64 "
+            "(network order),\n"
             "ipv4, mac, hex<N> (N raw bytes).\n"
-            "--map writes an entry before the first packet, as UPDATE_MAP would (bloom: no\n"
-            "value; count_min: a u32 increment).  --clock pcap: oko_time_ns() returns the\n"
-            "packet's capture time.  --json: verdicts and map entries as one JSON object.\n"
-            "--repeat N: a benchmark: the trace (held in memory) N more times, timed as a\n"
+            "--map writes an entry before the first packet, as UPDATE_MAP "
+            "would (bloom: no\n"
+            "value; count_min: a u32 increment).  --clock pcap: oko_time_ns() "
+            "returns the\n"
+            "packet's capture time.  --json: verdicts and map entries as one "
+            "JSON object.\n"
+            "--repeat N: a benchmark: the trace (held in memory) N more "
+            "times, timed as a\n"
             "whole, then 'ns per packet' without the per-packet clock reads.\n"
-            "--cost: what the verification spent of its budget (1,000,000 steps).\n");
+            "--cost: what the verification spent of its budget (1,000,000 "
+            "steps).\n");
     exit(2);
 }
 
@@ -98,9 +108,11 @@ print_maps(const struct oko_program *prog)
 {
     for (size_t i = 0; i < prog->n_maps; i++) {
         const struct oko_map_decl *d = &prog->maps[i];
-        printf("  map %zu '%s': %s, key %u bytes, value %u bytes, %u entries%s\n", i, d->name,
-               d->type < 7 ? map_type_names[d->type] : "?", d->key_size, d->value_size,
-               d->max_entries, d->flags ? " (flags set)" : "");
+        printf("  map %zu '%s': %s, key %u bytes, value %u bytes, %u "
+               "entries%s\n",
+               i, d->name, d->type < 7 ? map_type_names[d->type] : "?",
+               d->key_size, d->value_size, d->max_entries,
+               d->flags ? " (flags set)" : "");
     }
 }
 
@@ -136,15 +148,21 @@ cmd_verify(int argc, char *argv[])
     }
     char inlined[64] = "";
     if (f->prog.n_insns != n_insns) {
-        snprintf(inlined, sizeof inlined, " (%zu with its calls inlined)", f->prog.n_insns);
+        snprintf(inlined, sizeof inlined, " (%zu with its calls inlined)",
+                 f->prog.n_insns);
     }
-    printf("%s: accepted: %zu instructions%s, %zu maps (%zu bytes), %zu instructions explored, "
-           "%zu paths pruned\n", argv[0], n_insns, inlined, n_maps, f->memory,
+    printf("%s: accepted: %zu instructions%s, %zu maps (%zu bytes), %zu "
+           "instructions explored, "
+           "%zu paths pruned\n",
+           argv[0], n_insns, inlined, n_maps, f->memory,
            f->verify_stats.explored, f->verify_stats.pruned);
     if (show_cost) {
-        printf("  %zu states compared (%zu steps of the budget), %zu copies narrowed by "
-               "comparisons (as many steps), %zu stored (%zu bytes), at most %zu branches "
-               "pending\n", f->verify_stats.compared, f->verify_stats.compare_cost,
+        printf("  %zu states compared (%zu steps of the budget), %zu copies "
+               "narrowed by "
+               "comparisons (as many steps), %zu stored (%zu bytes), at most "
+               "%zu branches "
+               "pending\n",
+               f->verify_stats.compared, f->verify_stats.compare_cost,
                f->verify_stats.narrowed, f->verify_stats.stored,
                f->verify_stats.stored_bytes, f->verify_stats.max_pending);
     }
@@ -164,8 +182,9 @@ cmd_disasm(int argc, char *argv[])
     load_program(argv[0], &prog);
     for (size_t i = 0; i < prog.n_maps; i++) {
         const struct oko_map_decl *d = &prog.maps[i];
-        printf(".map %s %s %u %u %u", d->name, d->type < 7 ? map_type_names[d->type] : "?",
-               d->key_size, d->value_size, d->max_entries);
+        printf(".map %s %s %u %u %u", d->name,
+               d->type < 7 ? map_type_names[d->type] : "?", d->key_size,
+               d->value_size, d->max_entries);
         printf(d->flags ? " %u\n" : "\n", d->flags);
     }
     for (size_t pc = 0; pc < prog.n_insns;) {
@@ -187,7 +206,9 @@ cmd_asm(int argc, char *argv[])
     struct oko_program prog;
     load_program(argv[0], &prog);
     FILE *out = fopen(argv[2], "wb");
-    if (!out || fwrite(prog.insns, sizeof *prog.insns, prog.n_insns, out) != prog.n_insns
+    if (!out
+        || fwrite(prog.insns, sizeof *prog.insns, prog.n_insns, out)
+               != prog.n_insns
         || fclose(out)) {
         fprintf(stderr, "oko-filter: %s: %s\n", argv[2], strerror(errno));
         return 1;
@@ -213,12 +234,25 @@ struct layout {
 static int
 type_size(const char *type)
 {
-    if (!strcmp(type, "u8")) return 1;
-    if (!strcmp(type, "u16") || !strcmp(type, "be16")) return 2;
-    if (!strcmp(type, "u32") || !strcmp(type, "be32") || !strcmp(type, "ipv4")) return 4;
-    if (!strcmp(type, "u64") || !strcmp(type, "be64")) return 8;
-    if (!strcmp(type, "mac")) return 6;
-    if (!strncmp(type, "hex", 3) && atoi(type + 3) > 0) return atoi(type + 3);
+    if (!strcmp(type, "u8")) {
+        return 1;
+    }
+    if (!strcmp(type, "u16") || !strcmp(type, "be16")) {
+        return 2;
+    }
+    if (!strcmp(type, "u32") || !strcmp(type, "be32")
+        || !strcmp(type, "ipv4")) {
+        return 4;
+    }
+    if (!strcmp(type, "u64") || !strcmp(type, "be64")) {
+        return 8;
+    }
+    if (!strcmp(type, "mac")) {
+        return 6;
+    }
+    if (!strncmp(type, "hex", 3) && atoi(type + 3) > 0) {
+        return atoi(type + 3);
+    }
     return 0;
 }
 
@@ -271,7 +305,8 @@ print_hex(const uint8_t *p, uint32_t n)
 }
 
 static void
-print_decoded(const struct field *fields, int n, const uint8_t *p, uint32_t size)
+print_decoded(const struct field *fields, int n, const uint8_t *p,
+              uint32_t size)
 {
     uint32_t off = 0;
     for (int i = 0; i < n && off + fields[i].size <= size; i++) {
@@ -282,7 +317,8 @@ print_decoded(const struct field *fields, int n, const uint8_t *p, uint32_t size
         if (!strcmp(f->type, "ipv4")) {
             printf("%u.%u.%u.%u", q[0], q[1], q[2], q[3]);
         } else if (!strcmp(f->type, "mac")) {
-            printf("%02x:%02x:%02x:%02x:%02x:%02x", q[0], q[1], q[2], q[3], q[4], q[5]);
+            printf("%02x:%02x:%02x:%02x:%02x:%02x", q[0], q[1], q[2], q[3],
+                   q[4], q[5]);
         } else if (!strncmp(f->type, "hex", 3)) {
             print_hex(q, f->size);
         } else if (!strncmp(f->type, "be", 2)) {
@@ -303,8 +339,8 @@ struct dump_ctx {
 };
 
 static int
-print_entry(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
-            void *aux)
+print_entry(const void *key, uint32_t key_size, const void *value,
+            uint32_t value_size, void *aux)
 {
     const struct dump_ctx *ctx = aux;
     printf("    key ");
@@ -315,7 +351,8 @@ print_entry(const void *key, uint32_t key_size, const void *value, uint32_t valu
         printf("   (");
         print_decoded(ctx->layout->key, ctx->layout->n_key, key, key_size);
         printf(" -> ");
-        print_decoded(ctx->layout->value, ctx->layout->n_value, value, value_size);
+        print_decoded(ctx->layout->value, ctx->layout->n_value, value,
+                      value_size);
         printf(")");
     }
     printf("\n");
@@ -374,14 +411,19 @@ apply_preset(struct oko_filter *f, const struct preset *p)
         if (strcmp(d->name, p->map)) {
             continue;
         }
-        bool sketch = d->type == OKO_MAP_TYPE_BLOOM || d->type == OKO_MAP_TYPE_COUNT_MIN;
+        bool sketch = d->type == OKO_MAP_TYPE_BLOOM
+                      || d->type == OKO_MAP_TYPE_COUNT_MIN;
         uint32_t key_size = d->type == OKO_MAP_TYPE_ARRAY ? 4 : d->key_size;
         uint32_t value_size = d->type == OKO_MAP_TYPE_BLOOM ? 0
-                              : d->type == OKO_MAP_TYPE_COUNT_MIN ? 4 : d->value_size;
+                              : d->type == OKO_MAP_TYPE_COUNT_MIN
+                                  ? 4
+                                  : d->value_size;
         if (p->key_size != key_size || p->value_size != value_size) {
-            fprintf(stderr, "oko-filter: --map %s: key %zu and value %zu bytes, the map takes "
-                    "key %u and value %u\n", p->map, p->key_size, p->value_size, key_size,
-                    value_size);
+            fprintf(stderr,
+                    "oko-filter: --map %s: key %zu and value %zu bytes, the "
+                    "map takes "
+                    "key %u and value %u\n",
+                    p->map, p->key_size, p->value_size, key_size, value_size);
             return false;
         }
         int err;
@@ -395,23 +437,26 @@ apply_preset(struct oko_filter *f, const struct preset *p)
             oko_epoch_exit();
             err = r < 0 ? (int) -r : 0;
         } else {
-            err = -oko_map_update_ctl(f->maps[i], p->key, p->value, OKO_UPDATE_ANY);
+            err = -oko_map_update_ctl(f->maps[i], p->key, p->value,
+                                      OKO_UPDATE_ANY);
         }
         if (err) {
-            fprintf(stderr, "oko-filter: --map %s: %s\n", p->map, strerror(err));
+            fprintf(stderr, "oko-filter: --map %s: %s\n", p->map,
+                    strerror(err));
             return false;
         }
         return true;
     }
-    fprintf(stderr, "oko-filter: --map %s: the program has no such map\n", p->map);
+    fprintf(stderr, "oko-filter: --map %s: the program has no such map\n",
+            p->map);
     return false;
 }
 
 /* ---- JSON output (--json) ---- */
 
 static int
-print_entry_json(const void *key, uint32_t key_size, const void *value, uint32_t value_size,
-                 void *aux)
+print_entry_json(const void *key, uint32_t key_size, const void *value,
+                 uint32_t value_size, void *aux)
 {
     bool *first = aux;
     printf("%s[\"", *first ? "" : ", ");
@@ -438,13 +483,20 @@ static double
 bench_trace(struct oko_filter *f, const char *path, long repeat)
 {
     char errbuf[PCAP_ERRBUF_SIZE];
-    pcap_t *pcap = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+    pcap_t *pcap
+        = pcap_open_offline_with_tstamp_precision(path,
+                                                  PCAP_TSTAMP_PRECISION_NANO,
+                                                  errbuf);
     if (!pcap) {
         fprintf(stderr, "oko-filter: %s\n", errbuf);
         return -1;
     }
     size_t n = 0, cap = 1024;
-    struct { uint8_t *data; uint32_t len; uint64_t time_ns; } *pkts = malloc(cap * sizeof *pkts);
+    struct {
+        uint8_t *data;
+        uint32_t len;
+        uint64_t time_ns;
+    } *pkts = malloc(cap * sizeof *pkts);
     struct pcap_pkthdr *hdr;
     const u_char *data;
     while (pkts && pcap_next_ex(pcap, &hdr, &data) == 1) {
@@ -458,7 +510,8 @@ bench_trace(struct oko_filter *f, const char *path, long repeat)
         pkts[n].data = malloc(hdr->caplen ? hdr->caplen : 1);
         memcpy(pkts[n].data, data, hdr->caplen);
         pkts[n].len = hdr->caplen;
-        pkts[n].time_ns = (uint64_t) hdr->ts.tv_sec * 1000000000 + hdr->ts.tv_usec;
+        pkts[n].time_ns
+            = (uint64_t) hdr->ts.tv_sec * 1000000000 + hdr->ts.tv_usec;
         n++;
     }
     pcap_close(pcap);
@@ -504,17 +557,23 @@ cmd_run(int argc, char *argv[])
             quiet = true;
         } else if (!strcmp(argv[i], "--json")) {
             json = true;
-        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc && atol(argv[i + 1]) > 0) {
+        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc
+                   && atol(argv[i + 1]) > 0) {
             repeat = atol(argv[++i]);
-        } else if (!strcmp(argv[i], "--clock") && i + 1 < argc && !strcmp(argv[i + 1], "pcap")) {
+        } else if (!strcmp(argv[i], "--clock") && i + 1 < argc
+                   && !strcmp(argv[i + 1], "pcap")) {
             oko_helpers_set_clock(packet_clock);
             i++;
-        } else if (!strcmp(argv[i], "--map") && i + 1 < argc && n_presets < 256) {
+        } else if (!strcmp(argv[i], "--map") && i + 1 < argc
+                   && n_presets < 256) {
             if (!parse_preset(argv[++i], &presets[n_presets++])) {
-                fprintf(stderr, "oko-filter: bad --map '%s' (MAP:KEYHEX=VALUEHEX)\n", argv[i]);
+                fprintf(stderr,
+                        "oko-filter: bad --map '%s' (MAP:KEYHEX=VALUEHEX)\n",
+                        argv[i]);
                 usage();
             }
-        } else if (!strcmp(argv[i], "--layout") && i + 1 < argc && n_layouts < OKO_MAX_MAPS) {
+        } else if (!strcmp(argv[i], "--layout") && i + 1 < argc
+                   && n_layouts < OKO_MAX_MAPS) {
             if (!parse_layout(argv[++i], &layouts[n_layouts++])) {
                 fprintf(stderr, "oko-filter: bad layout '%s'\n", argv[i]);
                 usage();
@@ -538,8 +597,10 @@ cmd_run(int argc, char *argv[])
         }
     }
     char errbuf[PCAP_ERRBUF_SIZE];
-    pcap_t *pcap = pcap_open_offline_with_tstamp_precision(argv[1], PCAP_TSTAMP_PRECISION_NANO,
-                                                           errbuf);
+    pcap_t *pcap
+        = pcap_open_offline_with_tstamp_precision(argv[1],
+                                                  PCAP_TSTAMP_PRECISION_NANO,
+                                                  errbuf);
     if (!pcap) {
         fprintf(stderr, "oko-filter: %s\n", errbuf);
         oko_filter_destroy(f);
@@ -549,19 +610,22 @@ cmd_run(int argc, char *argv[])
     const u_char *data;
     uint64_t n = 0, matches = 0, errors = 0, ns = 0;
     if (json) {
-        printf("{\"program\": \"%s\", \"engine\": \"%s\", \"instructions\": %zu, \"verdicts\": [",
+        printf("{\"program\": \"%s\", \"engine\": \"%s\", \"instructions\": "
+               "%zu, \"verdicts\": [",
                argv[0], f->jit.fn ? "jit" : "interpreter", f->prog.n_insns);
     }
     while (pcap_next_ex(pcap, &hdr, &data) == 1) {
         struct timespec t0, t1;
-        packet_time_ns = (uint64_t) hdr->ts.tv_sec * 1000000000 + hdr->ts.tv_usec;
+        packet_time_ns
+            = (uint64_t) hdr->ts.tv_sec * 1000000000 + hdr->ts.tv_usec;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         uint64_t r0 = oko_filter_run(f, data, hdr->caplen);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         ns += (t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);
         enum oko_verdict verdict = oko_verdict_of(r0);
-        const char *text = verdict == OKO_VERDICT_MATCH ? "match"
-                           : verdict == OKO_VERDICT_NO_MATCH ? "no match" : "error";
+        const char *text = verdict == OKO_VERDICT_MATCH      ? "match"
+                           : verdict == OKO_VERDICT_NO_MATCH ? "no match"
+                                                             : "error";
         n++;
         matches += verdict == OKO_VERDICT_MATCH;
         errors += verdict == OKO_VERDICT_ERROR;
@@ -587,10 +651,11 @@ cmd_run(int argc, char *argv[])
     if (json) {
         printf("], \"ns_per_packet\": %.1f, \"maps\": [", ns_per_packet);
     } else {
-        printf("%" PRIu64 " packets: %" PRIu64 " match, %" PRIu64 " no match, %" PRIu64
-               " errors (%s, %.*f ns per packet%s)\n", n, matches, n - matches - errors, errors,
-               f->jit.fn ? "jit" : "interpreter", repeat ? 1 : 0, ns_per_packet,
-               repeat ? ", trace repeated in memory" : "");
+        printf("%" PRIu64 " packets: %" PRIu64 " match, %" PRIu64
+               " no match, %" PRIu64 " errors (%s, %.*f ns per packet%s)\n",
+               n, matches, n - matches - errors, errors,
+               f->jit.fn ? "jit" : "interpreter", repeat ? 1 : 0,
+               ns_per_packet, repeat ? ", trace repeated in memory" : "");
     }
     for (size_t i = 0; i < f->prog.n_maps; i++) {
         const struct oko_map_decl *d = &f->prog.maps[i];
@@ -599,7 +664,8 @@ cmd_run(int argc, char *argv[])
         oko_epoch_enter();
         if (json) {
             bool first = true;
-            printf("%s{\"name\": \"%s\", \"type\": \"%s\", \"count\": %u, \"entries\": [",
+            printf("%s{\"name\": \"%s\", \"type\": \"%s\", \"count\": %u, "
+                   "\"entries\": [",
                    i ? ", " : "", d->name, type, count);
             oko_map_foreach(f->maps[i], print_entry_json, &first);
             printf("]}");
@@ -611,8 +677,10 @@ cmd_run(int argc, char *argv[])
                 }
             }
             printf("map %zu '%s' (%s): %u %s\n", i, d->name, type, count,
-                   d->type == OKO_MAP_TYPE_BLOOM || d->type == OKO_MAP_TYPE_COUNT_MIN
-                   ? "non-zero cells" : "entries");
+                   d->type == OKO_MAP_TYPE_BLOOM
+                           || d->type == OKO_MAP_TYPE_COUNT_MIN
+                       ? "non-zero cells"
+                       : "entries");
             oko_map_foreach(f->maps[i], print_entry, &ctx);
         }
         oko_epoch_exit();
