@@ -29,11 +29,9 @@
 
 #include "oko/oko-ofp-msgs.h"
 #include "oko/oko-ofp.h"
+#include "oko-program.h"
 #include "openvswitch/ofpbuf.h"
 #include "util.h"
-
-/* Map indexes are 0 to 63: a request's map mask is 64 bits. */
-#define MAX_MAPS 64
 
 /* The largest OpenFlow message, and the header of a map message in front
  * of its entries. */
@@ -67,7 +65,7 @@ static char * OVS_WARN_UNUSED_RESULT
 parse_map_index(const char *s, uint32_t *map)
 {
     char *error = parse_u32(s, "map index", map);
-    if (!error && *map >= MAX_MAPS) {
+    if (!error && *map >= OKO_MAX_MAPS) {
         error = xasprintf("map index %"PRIu32" (maps are 0 to 63)", *map);
     }
     return error;

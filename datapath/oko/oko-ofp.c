@@ -23,6 +23,7 @@
 
 #include "byte-order.h"
 #include "oko/oko-ofp-msgs.h"
+#include "oko-program.h"
 #include "openflow/openflow.h"
 #include "openvswitch/dynamic-string.h"
 #include "openvswitch/ofp-errors.h"
@@ -30,8 +31,6 @@
 #include "openvswitch/ofpbuf.h"
 #include "unaligned.h"
 #include "util.h"
-
-#define MAX_MAPS 64
 
 static enum ofperr
 oko_error(struct ds *why, enum ofperr error, const char *format, ...)
@@ -170,7 +169,7 @@ oko_decode_map_msg(const struct ofp_header *oh,
         return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
                          "program id 0 is reserved");
     }
-    if (msg->map_index >= MAX_MAPS) {
+    if (msg->map_index >= OKO_MAX_MAPS) {
         return oko_error(why, OFPERR_OKO_BAD_MAP_INDEX,
                          "map index %" PRIu8 " (maps are 0 to 63)",
                          msg->map_index);
@@ -320,7 +319,7 @@ decode_prog_stats_record(struct ofpbuf *b, unsigned int i,
     size_t length = ntohs(r->length);
     size_t maps_end
         = sizeof *r + r->n_maps * sizeof(struct oko_map_stats_record);
-    if (r->n_maps > MAX_MAPS
+    if (r->n_maps > OKO_MAX_MAPS
         || (length != maps_end
             && length != maps_end + OKO_PROG_STATS_SHA256_LEN)) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
@@ -465,8 +464,8 @@ decode_sections(struct ofpbuf *b, unsigned int n_sections, struct ds *s,
         uint64_t n = ntohl(sec->n_entries);
         uint64_t bytes = n * (key_size + value_size);
         uint64_t padded = ROUND_UP(bytes, 8);
-        if (sec->map_index >= MAX_MAPS || sec->reserved0 || sec->reserved1
-            || sec->flags & ~OKO_SECTION_CONTINUES) {
+        if (sec->map_index >= OKO_MAX_MAPS || sec->reserved0
+            || sec->reserved1 || sec->flags & ~OKO_SECTION_CONTINUES) {
             return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
                              "section %u: bad header", i + 1);
         }
@@ -925,14 +924,15 @@ static size_t
 prog_stats_record_len(const struct oko_prog_stats *ps)
 {
     return (sizeof(struct oko_prog_stats_record)
-            + MIN(ps->n_maps, MAX_MAPS) * sizeof(struct oko_map_stats_record)
+            + (MIN(ps->n_maps, OKO_MAX_MAPS)
+               * sizeof(struct oko_map_stats_record))
             + (ps->has_elf_sha256 ? OKO_PROG_STATS_SHA256_LEN : 0));
 }
 
 static void
 put_prog_stats_record(struct ofpbuf *msg, const struct oko_prog_stats *ps)
 {
-    size_t n_maps = MIN(ps->n_maps, MAX_MAPS);
+    size_t n_maps = MIN(ps->n_maps, OKO_MAX_MAPS);
     struct oko_prog_stats_record *r = ofpbuf_put_zeros(msg, sizeof *r);
     r->prog_id = htonl(ps->prog_id);
     r->length = htons(prog_stats_record_len(ps));
