@@ -89,12 +89,15 @@ test-it: build-datapath
 #               librte_bpf; ROUNDS=N), printed
 #   throughput  one comparison of the switches (ARGS="--trace realistic
 #               --cache no-emc --prog filter-library/build/baseline.o")
+#   instructions  the same comparison in instructions per packet, counted
+#               by valgrind, not timed (ARGS="--trace T --cache C --prog
+#               FILE.o --chain N")
 #   all         evaluation, filters and runtime
 WHAT ?= evaluation
 EXPERIMENTS ?= 1,2,3,4,5,6,7
 ROUNDS ?= 5
 SECONDS ?= 5
-BENCHES := evaluation filters runtime throughput
+BENCHES := evaluation filters runtime throughput instructions
 bench:
 	@case " $(BENCHES) all " in *" $(WHAT) "*) ;; \
 	  *) echo "make bench: WHAT=$(WHAT)? one of: $(BENCHES) all" >&2; exit 2;; esac
@@ -115,4 +118,8 @@ bench-throughput: build-datapath
 	$(MAKE) -C filter-library --no-print-directory
 	datapath/bench/throughput $(ARGS)
 
-.PHONY: bench bench-evaluation bench-filters bench-runtime bench-throughput bootstrap build build-java build-datapath up down reset test test-protocol test-java test-datapath test-filters test-it
+bench-instructions: build-datapath
+	$(MAKE) -C filter-library --no-print-directory
+	datapath/bench/instructions $(ARGS)
+
+.PHONY: bench bench-evaluation bench-filters bench-runtime bench-throughput bench-instructions bootstrap build build-java build-datapath up down reset test test-protocol test-java test-datapath test-filters test-it
