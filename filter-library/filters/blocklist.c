@@ -28,8 +28,8 @@ blocklist(const void *pkt, uint64_t len)
     if (!ip) {
         return OKO_NO_MATCH;
     }
-    struct prefix_key key = { 32, { ip[IPV4_SRC], ip[IPV4_SRC + 1], ip[IPV4_SRC + 2],
-                                    ip[IPV4_SRC + 3] } };
+    struct prefix_key key = { .prefix_len = 32 };
+    copy4(key.addr, ip + IPV4_SRC);
     uint64_t *packets = oko_map_lookup(&blocked, &key);
     if (!packets) {
         return OKO_NO_MATCH;

@@ -35,7 +35,7 @@ heavy_hitter(const void *pkt, uint64_t len)
     const struct params *p = oko_map_first(&params);
     uint64_t threshold = p && p->threshold ? p->threshold : DEFAULT_THRESHOLD;
 
-    uint8_t src[4] = { ip[IPV4_SRC], ip[IPV4_SRC + 1], ip[IPV4_SRC + 2], ip[IPV4_SRC + 3] };
-    uint64_t estimate = oko_map_add(&counts, src, 1);
+    uint32_t src = read_raw32(ip + IPV4_SRC);
+    uint64_t estimate = oko_map_add(&counts, &src, 1);
     return estimate > threshold ? OKO_MATCH : OKO_NO_MATCH;
 }

@@ -36,6 +36,7 @@ p0f_linux_syn(const void *pkt, uint64_t len)
     if (!ip || ip[0] != IPV4_NO_OPTIONS || protocol != IPPROTO_TCP) {
         return OKO_NO_MATCH;
     }
+    cur.pos = ip + IPV4_MIN_HLEN;       /* no options: the header is 20 bytes */
     const uint8_t *tcp = parse_tcphdr(&cur);
     if (!tcp || (tcp[TCP_FLAGS] & (TCP_SYN | TCP_ACK)) != TCP_SYN) {
         return OKO_NO_MATCH;

@@ -69,10 +69,8 @@ port_scan(const void *pkt, uint64_t len)
     uint64_t window_ns = p && p->window_ns ? p->window_ns : DEFAULT_WINDOW_NS;
     uint64_t window = oko_time_ns() / window_ns;
 
-    struct seen_key key = {
-        { ip[IPV4_SRC], ip[IPV4_SRC + 1], ip[IPV4_SRC + 2], ip[IPV4_SRC + 3] },
-        read_be16(l4 + TCP_DST_PORT), 0, window,
-    };
+    struct seen_key key = { .port = read_be16(l4 + TCP_DST_PORT), .window = window };
+    copy4(key.source, ip + IPV4_SRC);
     struct source_state *s = oko_map_lookup(&sources, key.source);
     if (!s) {
         struct source_state fresh = { window, 1 };

@@ -39,12 +39,12 @@ rate_limiter(const void *pkt, uint64_t len)
     uint64_t rate = p && p->rate ? p->rate : DEFAULT_RATE;
     uint64_t capacity = oko_token_bucket_capacity(p && p->burst ? p->burst : rate);
 
-    uint8_t src[4] = { ip[IPV4_SRC], ip[IPV4_SRC + 1], ip[IPV4_SRC + 2], ip[IPV4_SRC + 3] };
+    uint32_t src = read_raw32(ip + IPV4_SRC);
     uint64_t now = oko_time_ns();
-    struct oko_token_bucket *b = oko_map_lookup(&buckets, src);
+    struct oko_token_bucket *b = oko_map_lookup(&buckets, &src);
     if (!b) {
         struct oko_token_bucket fresh = oko_token_bucket_first(capacity, now);
-        oko_map_update(&buckets, src, &fresh, OKO_UPDATE_ANY);
+        oko_map_update(&buckets, &src, &fresh, OKO_UPDATE_ANY);
         return OKO_NO_MATCH;
     }
     return oko_token_bucket_take(b, rate, capacity, now) ? OKO_NO_MATCH : OKO_MATCH;

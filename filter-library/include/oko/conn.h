@@ -22,15 +22,15 @@ struct oko_conn_key {
 OKO_INLINE uint32_t
 oko_conn_key_ipv4(const uint8_t *ip, const uint8_t *l4, uint8_t protocol, struct oko_conn_key *key)
 {
-    uint32_t src = read_be32(ip + IPV4_SRC), dst = read_be32(ip + IPV4_DST);
-    uint16_t sport = read_be16(l4), dport = read_be16(l4 + 2);
+    /* Loaded as on the wire (one load each), compared in host order. */
+    uint32_t src_raw = read_raw32(ip + IPV4_SRC), dst_raw = read_raw32(ip + IPV4_DST);
+    uint16_t sport_raw = *(const oko_wire16 *) l4, dport_raw = *(const oko_wire16 *) (l4 + 2);
+    uint32_t src = __builtin_bswap32(src_raw), dst = __builtin_bswap32(dst_raw);
+    uint16_t sport = __builtin_bswap16(sport_raw), dport = __builtin_bswap16(dport_raw);
     uint32_t side = !(src < dst || (src == dst && sport <= dport));
-    /* Back to network order with one byte swap each (the key is aligned:
-     * one store a field). */
-    uint32_t addr_lo = __builtin_bswap32(side ? dst : src);
-    uint32_t addr_hi = __builtin_bswap32(side ? src : dst);
-    uint16_t port_lo = __builtin_bswap16(side ? dport : sport);
-    uint16_t port_hi = __builtin_bswap16(side ? sport : dport);
+    /* The key is aligned: one store a field. */
+    uint32_t addr_lo = side ? dst_raw : src_raw, addr_hi = side ? src_raw : dst_raw;
+    uint16_t port_lo = side ? dport_raw : sport_raw, port_hi = side ? sport_raw : dport_raw;
     __builtin_memcpy(key->addr_lo, &addr_lo, sizeof addr_lo);
     __builtin_memcpy(key->addr_hi, &addr_hi, sizeof addr_hi);
     __builtin_memcpy(key->port_lo, &port_lo, sizeof port_lo);
