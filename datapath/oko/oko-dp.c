@@ -456,7 +456,11 @@ oko_dp_chain_check_batch(const struct oko_dp_chain *dp,
     void *stack_top = oko_stack_top();
     if (OVS_LIKELY(dp->fused_fn && stack_top)) {
         oko_jit_chain_fn *fn = dp->fused_fn;
-        uint64_t accepted = 0;
+        /* Locals, not reloads: the call may write memory, so the compiler
+         * would read 'dp->n' again after each one; and 'accepted' is
+         * 'kept' less what it was, one register fewer in the loop. */
+        const uint64_t n_links = dp->n;
+        const size_t kept_before = kept;
 
         for (size_t i = first; i < n; i++) {
             struct dp_packet *packet = batch->packets[i];
@@ -469,15 +473,14 @@ oko_dp_chain_check_batch(const struct oko_dp_chain *dp,
             } else {
                 at = oko_filter_chain_run_in_section(fn, data, size, &r0);
             }
-            if (OVS_LIKELY(at == dp->n)) {
+            if (OVS_LIKELY(at == n_links)) {
                 batch->packets[kept++] = packet;
-                accepted++;
             } else {
                 oko_dp_chain_refused(dp, packet, at, r0);
                 dp_packet_batch_add(refused, packet);
             }
         }
-        count_accepts(chain, accepted);
+        count_accepts(chain, kept - kept_before);
     } else {
         /* Programs one by one (or no program stack: each run says so). */
         for (size_t i = first; i < n; i++) {
