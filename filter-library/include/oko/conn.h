@@ -24,7 +24,7 @@ oko_conn_key_ipv4(const uint8_t *ip, const uint8_t *l4, uint8_t protocol, struct
 {
     /* Loaded as on the wire (one load each), compared in host order. */
     uint32_t src_raw = read_raw32(ip + IPV4_SRC), dst_raw = read_raw32(ip + IPV4_DST);
-    uint16_t sport_raw = *(const oko_wire16 *) l4, dport_raw = *(const oko_wire16 *) (l4 + 2);
+    uint16_t sport_raw = read_raw16(l4), dport_raw = read_raw16(l4 + 2);
     uint32_t src = __builtin_bswap32(src_raw), dst = __builtin_bswap32(dst_raw);
     uint16_t sport = __builtin_bswap16(sport_raw), dport = __builtin_bswap16(dport_raw);
     uint32_t side = !(src < dst || (src == dst && sport <= dport));

@@ -84,10 +84,17 @@
 typedef uint16_t __attribute__((may_alias)) oko_wire16;
 typedef uint32_t __attribute__((may_alias)) oko_wire32;
 
+/* Two bytes as they are, in one load (network order kept). */
+static inline uint16_t
+read_raw16(const uint8_t *p)
+{
+    return *(const oko_wire16 *) p;
+}
+
 static inline uint16_t
 read_be16(const uint8_t *p)
 {
-    return __builtin_bswap16(*(const oko_wire16 *) p);
+    return __builtin_bswap16(read_raw16(p));
 }
 
 /* Byte by byte on purpose: with one load here, dapper's code changes
@@ -161,12 +168,12 @@ parse_ethhdr(struct oko_cursor *c, uint16_t *type)
     }
     uint32_t hlen = ETH_HLEN;
     /* Compared as on the wire, swapped once: the constants swap for free. */
-    uint16_t wire = *(const oko_wire16 *) (eth + ETH_TYPE_OFFSET);
+    uint16_t wire = read_raw16(eth + ETH_TYPE_OFFSET);
     if (wire == __builtin_bswap16(ETH_P_8021Q) || wire == __builtin_bswap16(ETH_P_8021AD)) {
         if (eth + ETH_HLEN + VLAN_HLEN > c->end) {
             return NULL;
         }
-        wire = *(const oko_wire16 *) (eth + ETH_TYPE_OFFSET + VLAN_HLEN);
+        wire = read_raw16(eth + ETH_TYPE_OFFSET + VLAN_HLEN);
         hlen = ETH_HLEN + VLAN_HLEN;
     }
     uint16_t ethertype = __builtin_bswap16(wire);
