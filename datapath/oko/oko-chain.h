@@ -60,6 +60,19 @@ oko_chain_init(struct oko_chain *chain)
     chain->unresolved = false;
 }
 
+/* Copies 'src' into 'dst': its links in use only (an upcall copies every
+ * translation's chain, and most are empty). */
+static inline void
+oko_chain_copy(struct oko_chain *dst, const struct oko_chain *src)
+{
+    dst->n = src->n;
+    dst->overflow = src->overflow;
+    dst->unresolved = src->unresolved;
+    for (unsigned int i = 0; i < src->n; i++) {
+        dst->links[i] = src->links[i];
+    }
+}
+
 /* True if 'chain' is not empty or could not be completed, that is, if the
  * translation that built it depended on filter programs. */
 static inline bool

@@ -47,13 +47,10 @@ oko_dp_chain_free(struct oko_dp_chain *dp)
 }
 
 struct oko_dp_chain *
-oko_dp_chain_create(const struct oko_chain *chain, bool *ok)
+oko_dp_chain_create__(const struct oko_chain *chain, bool *ok)
 {
+    ovs_assert(chain->n);
     *ok = true;
-    if (!chain->n) {
-        return NULL;
-    }
-
     struct oko_dp_chain *dp = xmalloc(sizeof *dp
                                       + chain->n * sizeof dp->links[0]);
     atomic_init(&dp->accepts, 0);
