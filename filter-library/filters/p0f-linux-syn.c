@@ -32,8 +32,11 @@ p0f_linux_syn(const void *pkt, uint64_t len)
     const uint8_t *end = cur.end;
     uint8_t protocol;
 
+    /* 'protocol' unused: with no options (IHL 5) the IHL check inside the
+     * parse is moot, and reading the field here lets clang drop it. */
     const uint8_t *ip = parse_to_ipv4(&cur, &protocol);
-    if (!ip || ip[0] != IPV4_NO_OPTIONS || protocol != IPPROTO_TCP) {
+    if (!ip || ip[0] != IPV4_NO_OPTIONS || ip[IPV4_PROTOCOL] != IPPROTO_TCP
+        || ipv4_is_later_fragment(ip)) {
         return OKO_NO_MATCH;
     }
     cur.pos = ip + IPV4_MIN_HLEN;       /* no options: the header is 20 bytes */

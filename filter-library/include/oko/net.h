@@ -197,6 +197,14 @@ ipv4_hlen(const uint8_t *ip)
     return (ip[0] & 0x0f) * 4;
 }
 
+/* True for an IPv4 fragment after the first: its first bytes are payload,
+ * not a transport header. */
+OKO_INLINE int
+ipv4_is_later_fragment(const uint8_t *ip)
+{
+    return (read_be16(ip + IPV4_FRAG) & IPV4_FRAG_OFFSET_MASK) != 0;
+}
+
 /* An IPv4 header, whole up to its fixed 20 bytes (options are not checked:
  * a filter that reads them checks them).  Stores the transport protocol in
  * '*protocol', OKO_IPPROTO_NONE when no transport header follows, and moves
@@ -211,7 +219,7 @@ parse_ipv4hdr(struct oko_cursor *c, uint8_t *protocol)
     }
     uint32_t ihl = ipv4_hlen(ip);
     *protocol = ip[IPV4_PROTOCOL];
-    if (ihl < IPV4_MIN_HLEN || (read_be16(ip + IPV4_FRAG) & IPV4_FRAG_OFFSET_MASK)) {
+    if (ihl < IPV4_MIN_HLEN || ipv4_is_later_fragment(ip)) {
         *protocol = OKO_IPPROTO_NONE;
     }
     c->pos = ip + ihl;
