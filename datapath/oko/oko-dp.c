@@ -47,11 +47,12 @@ oko_dp_chain_free(struct oko_dp_chain *dp)
     free(dp);
 }
 
+/* oko_dp_chain_create() for a chain that is not empty ('*ok' is true on
+ * entry). */
 struct oko_dp_chain *
 oko_dp_chain_create__(const struct oko_chain *chain, bool *ok)
 {
-    ovs_assert(chain->n);
-    *ok = true;
+    ovs_assert(chain->n && *ok);
     struct oko_dp_chain *dp = xmalloc(sizeof *dp
                                       + chain->n * sizeof dp->links[0]);
     atomic_init(&dp->accepts, 0);
