@@ -56,7 +56,7 @@ oko_dp_chain_create__(const struct oko_chain *chain, bool *ok)
     struct oko_dp_chain *dp = xmalloc(sizeof *dp
                                       + chain->n * sizeof dp->links[0]);
     atomic_init(&dp->accepts, 0);
-    dp->checks = 0;
+    dp->until_timed = 0;            /* The first check is timed. */
     dp->needs_epoch = false;
     dp->n = 0;
     dp->fused = NULL;
@@ -196,10 +196,12 @@ oko_dp_pass_enter(const struct dp_packet_batch *packets)
     dp_packet_batch_init(&pass->upcalls);
     pass->n_arrival = 0;
     if (OVS_UNLIKELY(oko_dp_chains_exist())) {
-        pass->n_arrival = MIN(dp_packet_batch_size(packets),
-                              ARRAY_SIZE(pass->arrival));
-        memcpy(pass->arrival, packets->packets,
-               pass->n_arrival * sizeof pass->arrival[0]);
+        /* The whole array, a constant size: the compiler copies it inline,
+         * where a call to memcpy() for the packets in use cost 2-3
+         * instructions a packet. */
+        BUILD_ASSERT(sizeof pass->arrival == sizeof packets->packets);
+        pass->n_arrival = dp_packet_batch_size(packets);
+        memcpy(pass->arrival, packets->packets, sizeof pass->arrival);
     }
     return pass;
 }
@@ -284,21 +286,10 @@ record_refusal(const struct oko_dp_chain *dp, const struct dp_packet *packet,
     }
 }
 
-/* One more accepted check: each of the chain's programs ran once with its
- * recorded result.  Only the thread whose caches hold the flow writes. */
-static inline void
-count_accepts(struct oko_dp_chain *dp, uint64_t n)
-{
-    uint64_t accepts;
-
-    atomic_read_relaxed(&dp->accepts, &accepts);
-    atomic_store_relaxed(&dp->accepts, accepts + n);
-}
-
 /* The fast path's programs 0 to 'refused_at' ran (outside the chain's
  * count): counts them in their instances, then records the results. */
-static void
-oko_dp_chain_refused(const struct oko_dp_chain *dp,
+void
+oko_dp_chain_refused__(const struct oko_dp_chain *dp,
                      const struct dp_packet *packet,
                      unsigned int refused_at, uint64_t r0)
 {
@@ -326,12 +317,12 @@ oko_dp_chain_accepts_timed(struct oko_dp_chain *dp,
         oko_instance_add_time(dp->links[i].inst,
                               oko_monotonic_ns() - start);
         if (r0 != dp->links[i].result) {
-            oko_dp_chain_refused(dp, packet, i, r0);
+            oko_dp_chain_refused__(dp, packet, i, r0);
             return false;
         }
     }
 
-    count_accepts(dp, 1);
+    oko_dp_chain_count_accepts(dp, 1);
     return true;
 }
 
@@ -386,10 +377,10 @@ oko_dp_chain_accepts_first(struct oko_dp_chain *dp,
                                                      &r0);
 
         if (OVS_UNLIKELY(i != dp->n)) {
-            oko_dp_chain_refused(dp, packet, i, r0);
+            oko_dp_chain_refused__(dp, packet, i, r0);
             return false;
         }
-        count_accepts(dp, 1);
+        oko_dp_chain_count_accepts(dp, 1);
         return true;
     }
     for (unsigned int i = 0; i < dp->n; i++) {
@@ -398,11 +389,11 @@ oko_dp_chain_accepts_first(struct oko_dp_chain *dp,
 
         if (OVS_UNLIKELY(r0 != dp->links[i].result)) {
             /* Programs before 'i' gave the chain's results. */
-            oko_dp_chain_refused(dp, packet, i, r0);
+            oko_dp_chain_refused__(dp, packet, i, r0);
             return false;
         }
     }
-    count_accepts(dp, 1);
+    oko_dp_chain_count_accepts(dp, 1);
     return true;
 }
 
@@ -423,83 +414,65 @@ oko_dp_chain_accepts(const struct oko_dp_chain *dp,
     }
 
     struct oko_dp_chain *chain = CONST_CAST(struct oko_dp_chain *, dp);
-    if (OVS_UNLIKELY(chain->checks++ % OKO_TIME_SAMPLE == 0)) {
+    if (OVS_UNLIKELY(!chain->until_timed)) {
+        chain->until_timed = OKO_TIME_SAMPLE - 1;
         return oko_dp_chain_accepts_timed(chain, packet);
     }
+    chain->until_timed--;
     return oko_dp_chain_accepts_first(chain, packet);
 }
 
-size_t
-oko_dp_chain_check_batch(const struct oko_dp_chain *dp,
-                         struct dp_packet_batch *batch,
-                         struct dp_packet_batch *refused)
+void
+oko_dp_checks_init(struct oko_dp_checks *checks)
 {
-    struct oko_dp_chain *chain = CONST_CAST(struct oko_dp_chain *, dp);
-    struct oko_dp_history *h = history_get();
+    checks->history = history_get();
+    checks->stack_top = oko_stack_top();
+}
+
+void
+oko_dp_checks_enter_epoch__(const struct oko_dp_checks *checks)
+{
+    history_enter_epoch(checks->history);
+}
+
+/* oko_dp_chain_check_batch() when one of its packets is timed (one check
+ * in OKO_TIME_SAMPLE: the batch's first packet if the count passes a
+ * multiple of it here), or without fused code or program stack. */
+size_t
+oko_dp_chain_check_batch__(const struct oko_dp_checks *checks OVS_UNUSED,
+                           struct oko_dp_chain *dp,
+                           struct dp_packet_batch *batch,
+                           struct dp_packet_batch *refused)
+{
     size_t n = dp_packet_batch_size(batch);
     size_t kept = 0, first = 0;
 
     if (!n) {
         return 0;
     }
-    if (dp->needs_epoch) {
-        history_enter_epoch(h);     /* See oko_dp_history_enter(). */
-    }
-
-    /* One check in OKO_TIME_SAMPLE is timed: the batch's first packet if
-     * the count passes a multiple of it here. */
-    uint64_t checks = chain->checks;
-    chain->checks = checks + n;
-    if (OVS_UNLIKELY(checks / OKO_TIME_SAMPLE
-                     != (checks + n) / OKO_TIME_SAMPLE || !checks)) {
+    if (dp->until_timed < n) {
         struct dp_packet *packet = batch->packets[0];
 
-        if (oko_dp_chain_accepts_timed(chain, packet)) {
+        dp->until_timed += OKO_TIME_SAMPLE - n;
+        if (oko_dp_chain_accepts_timed(dp, packet)) {
             batch->packets[kept++] = packet;
         } else {
             dp_packet_batch_add(refused, packet);
         }
         first = 1;
+    } else {
+        dp->until_timed -= n;
     }
 
-    void *stack_top = oko_stack_top();
-    if (OVS_LIKELY(dp->fused_fn && stack_top)) {
-        oko_jit_chain_fn *fn = dp->fused_fn;
-        /* Locals, not reloads: the call may write memory, so the compiler
-         * would read 'dp->n' again after each one; and 'accepted' is
-         * 'kept' less what it was, one register fewer in the loop. */
-        const uint64_t n_links = dp->n;
-        const size_t kept_before = kept;
+    /* Programs as one fused chain, or one by one; without a program stack
+     * each run says so (oko_filter_chain_run_in_section()). */
+    for (size_t i = first; i < n; i++) {
+        struct dp_packet *packet = batch->packets[i];
 
-        for (size_t i = first; i < n; i++) {
-            struct dp_packet *packet = batch->packets[i];
-            const void *data = dp_packet_data(packet);
-            uint32_t size = dp_packet_size(packet);
-            uint64_t r0, at;
-
-            if (OVS_LIKELY(size <= OKO_MAX_PKT_LEN && data)) {
-                at = fn(data, size, stack_top, &r0);
-            } else {
-                at = oko_filter_chain_run_in_section(fn, data, size, &r0);
-            }
-            if (OVS_LIKELY(at == n_links)) {
-                batch->packets[kept++] = packet;
-            } else {
-                oko_dp_chain_refused(dp, packet, at, r0);
-                dp_packet_batch_add(refused, packet);
-            }
-        }
-        count_accepts(chain, kept - kept_before);
-    } else {
-        /* Programs one by one (or no program stack: each run says so). */
-        for (size_t i = first; i < n; i++) {
-            struct dp_packet *packet = batch->packets[i];
-
-            if (oko_dp_chain_accepts_first(chain, packet)) {
-                batch->packets[kept++] = packet;
-            } else {
-                dp_packet_batch_add(refused, packet);
-            }
+        if (oko_dp_chain_accepts_first(dp, packet)) {
+            batch->packets[kept++] = packet;
+        } else {
+            dp_packet_batch_add(refused, packet);
         }
     }
     batch->count = kept;

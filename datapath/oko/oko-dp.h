@@ -52,6 +52,7 @@
 struct dp_packet;
 struct dpcls_rule;
 struct ds;
+struct oko_dp_history;
 struct oko_instance;
 
 struct oko_dp_link {
@@ -67,7 +68,7 @@ struct oko_dp_link {
  * is read by the statistics. */
 struct oko_dp_chain {
     atomic_uint64_t accepts;        /* Fast-path checks that passed. */
-    uint64_t checks;                /* Fast-path checks, for sampling. */
+    uint64_t until_timed;           /* Checks before the next timed one. */
     bool needs_epoch;               /* A program has maps. */
     unsigned int n;                 /* 1 to OKO_CHAIN_MAX. */
     oko_jit_chain_fn *fused_fn;     /* 'fused''s code, or NULL. */
@@ -91,6 +92,18 @@ static inline bool
 oko_dp_chains_exist(void)
 {
     return atomic_count_get(&oko_dp_n_chains) != 0;
+}
+
+/* 'n' more accepted checks: each of the chain's programs ran 'n' times with
+ * its recorded result.  Only the thread whose caches hold the flow
+ * writes. */
+static inline void
+oko_dp_chain_count_accepts(struct oko_dp_chain *dp, uint64_t n)
+{
+    uint64_t accepts;
+
+    atomic_read_relaxed(&dp->accepts, &accepts);
+    atomic_store_relaxed(&dp->accepts, accepts + n);
 }
 
 /* A datapath flow's chain from a translation's: takes a reference on each
@@ -119,15 +132,81 @@ bool oko_dp_extra_info_has_chain(const char *dp_extra_info);
 bool oko_dp_chain_accepts(const struct oko_dp_chain *,
                           const struct dp_packet *);
 
-/* Runs 'chain' over the packets of 'batch' in order, as their first check
- * in this pass: keeps the packets it accepts in 'batch' (in order) and moves
+/* What the chain checks of one pass share, looked up once a pass: the
+ * thread's history and program stack. */
+struct oko_dp_checks {
+    struct oko_dp_history *history;
+    void *stack_top;                /* NULL if the thread has no stack. */
+};
+
+void oko_dp_checks_init(struct oko_dp_checks *);
+
+/* Out-of-line parts of oko_dp_chain_check_batch(). */
+void oko_dp_checks_enter_epoch__(const struct oko_dp_checks *);
+size_t oko_dp_chain_check_batch__(const struct oko_dp_checks *,
+                                  struct oko_dp_chain *,
+                                  struct dp_packet_batch *batch,
+                                  struct dp_packet_batch *refused);
+void oko_dp_chain_refused__(const struct oko_dp_chain *,
+                            const struct dp_packet *,
+                            unsigned int refused_at, uint64_t r0);
+
+/* Runs 'dp' over the packets of 'batch' in order, as their first check in
+ * this pass: keeps the packets it accepts in 'batch' (in order) and moves
  * the others to the end of 'refused', recording what ran for them.  Returns
- * the number refused.  One call per batch: the pass's state, the program
- * stack and the sampling are looked at once, and the accepted packets are
- * counted with one store. */
-size_t oko_dp_chain_check_batch(const struct oko_dp_chain *,
-                                struct dp_packet_batch *batch,
-                                struct dp_packet_batch *refused);
+ * the number refused.  'checks' is the pass's (oko_dp_checks_init()).
+ *
+ * Inline, so that the caller's loop over a pass's batches looks up the
+ * thread's state once and pays no call a batch: on a trace with many
+ * flows a batch has one to three packets, and a call with its frame cost
+ * as much as the packets' checks (docs/performance.md).  What is rare (a
+ * timed check, a refusal, no fused code or stack) is out of line. */
+static inline size_t
+oko_dp_chain_check_batch(const struct oko_dp_checks *checks,
+                         struct oko_dp_chain *dp,
+                         struct dp_packet_batch *batch,
+                         struct dp_packet_batch *refused)
+{
+    const size_t n = dp_packet_batch_size(batch);
+
+    if (OVS_UNLIKELY(dp->needs_epoch)) {
+        oko_dp_checks_enter_epoch__(checks); /* See oko_dp_history_enter(). */
+    }
+    if (OVS_UNLIKELY(dp->until_timed < n || !dp->fused_fn
+                     || !checks->stack_top)) {
+        return oko_dp_chain_check_batch__(checks, dp, batch, refused);
+    }
+    dp->until_timed -= n;
+
+    /* Locals, not reloads: the call may write memory, so the compiler would
+     * read 'dp''s members again after each one. */
+    oko_jit_chain_fn *fn = dp->fused_fn;
+    void *stack_top = checks->stack_top;
+    const uint64_t n_links = dp->n;
+    size_t kept = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        struct dp_packet *packet = batch->packets[i];
+        const void *data = dp_packet_data(packet);
+        uint32_t size = dp_packet_size(packet);
+        uint64_t r0, at;
+
+        if (OVS_LIKELY(size <= OKO_MAX_PKT_LEN && data)) {
+            at = fn(data, size, stack_top, &r0);
+        } else {
+            at = oko_filter_chain_run_in_section(fn, data, size, &r0);
+        }
+        if (OVS_LIKELY(at == n_links)) {
+            batch->packets[kept++] = packet;
+        } else {
+            oko_dp_chain_refused__(dp, packet, at, r0);
+            dp_packet_batch_add(refused, packet);
+        }
+    }
+    oko_dp_chain_count_accepts(dp, kept);
+    batch->count = kept;
+    return n - kept;
+}
 
 /* After 'rule' matched a packet but its flow's chain refused it: the next
  * rule with the same mask and masked key (so with another chain) whose

@@ -132,7 +132,10 @@ test_flip_inside_batch(const char *dir, bool fused)
     dp_packet_batch_init(&refused);
 
     size_t mark = oko_dp_history_enter();
-    size_t n_refused = oko_dp_chain_check_batch(dp, &batch, &refused);
+    struct oko_dp_checks checks;
+    oko_dp_checks_init(&checks);
+    size_t n_refused = oko_dp_chain_check_batch(&checks, dp, &batch,
+                                                &refused);
     CHECK(n_refused == 5, "%s: %"PRIuSIZE" refused", mode, n_refused);
     CHECK(dp_packet_batch_size(&batch) == 3, "%s: %"PRIuSIZE" kept", mode,
           dp_packet_batch_size(&batch));
@@ -173,7 +176,7 @@ test_flip_inside_batch(const char *dir, bool fused)
     dp_packet_delete_batch(&batch, true);
     make_batch(&batch, pkts);
     mark = oko_dp_history_enter();
-    n_refused = oko_dp_chain_check_batch(dp, &batch, &refused);
+    n_refused = oko_dp_chain_check_batch(&checks, dp, &batch, &refused);
     oko_dp_history_leave(mark);
     CHECK(n_refused == BATCH && dp_packet_batch_is_empty(&batch),
           "%s: second batch: %"PRIuSIZE" refused", mode, n_refused);
@@ -244,7 +247,9 @@ test_fused_budget(const char *dir)
     make_batch(&batch, pkts);
     dp_packet_batch_init(&refused);
     size_t mark = oko_dp_history_enter();
-    CHECK(oko_dp_chain_check_batch(b, &batch, &refused) == BATCH,
+    struct oko_dp_checks checks;
+    oko_dp_checks_init(&checks);
+    CHECK(oko_dp_chain_check_batch(&checks, b, &batch, &refused) == BATCH,
           "unfused chain [baseline:0] refuses every packet");
     oko_dp_history_leave(mark);
     dp_packet_delete_batch(&refused, true);
