@@ -137,12 +137,38 @@ struct oko_dp_history {
 DEFINE_STATIC_PER_THREAD_DATA(struct oko_dp_history *, oko_dp_thread_history,
                               NULL);
 
+/* Unmaps a thread's history when the thread exits (a PMD thread is
+ * recreated when the PMD configuration changes).  The key holds the same
+ * pointer as the thread's variable only for this: lookups use the
+ * variable, one load. */
+static ovsthread_key_t history_key;
+static atomic_count n_histories = ATOMIC_COUNT_INIT(0);
+
+static void
+history_unmap(void *h)
+{
+    munmap(h, sizeof(struct oko_dp_history));
+    atomic_count_dec(&n_histories);
+}
+
+unsigned int
+oko_dp_history_count(void)
+{
+    return atomic_count_get(&n_histories);
+}
+
 static struct oko_dp_history *
 history_get(void)
 {
     struct oko_dp_history **h = oko_dp_thread_history_get();
 
     if (OVS_UNLIKELY(!*h)) {
+        static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+
+        if (ovsthread_once_start(&once)) {
+            ovsthread_key_create(&history_key, history_unmap);
+            ovsthread_once_done(&once);
+        }
         /* Pages of its own, not malloc's: 74 kB from the PMD thread's heap
          * would move everything the datapath allocates after it (the
          * lookup's scratch blocks among them) to other offsets within their
@@ -154,6 +180,8 @@ history_get(void)
             out_of_memory();
         }
         *h = p;                     /* Zeroed, as anonymous pages are. */
+        ovsthread_setspecific(history_key, p);
+        atomic_count_inc(&n_histories);
     }
     return *h;
 }
@@ -368,21 +396,21 @@ static bool
 oko_dp_chain_accepts_first(struct oko_dp_chain *dp,
                            const struct dp_packet *packet)
 {
-    const void *data = dp_packet_data(packet);
-    uint32_t size = dp_packet_size(packet);
-
     if (OVS_LIKELY(dp->fused_fn)) {
-        uint64_t r0;
-        uint64_t i = oko_filter_chain_run_in_section(dp->fused_fn, data, size,
-                                                     &r0);
+        struct oko_jit_refusal refusal;
 
-        if (OVS_UNLIKELY(i != dp->n)) {
-            oko_dp_chain_refused__(dp, packet, i, r0);
+        if (OVS_UNLIKELY(!oko_filter_chain_run_in_section(dp->fused_fn,
+                                                          packet,
+                                                          &refusal))) {
+            oko_dp_chain_refused__(dp, packet, refusal.at, refusal.r0);
             return false;
         }
         oko_dp_chain_count_accepts(dp, 1);
         return true;
     }
+
+    const void *data = dp_packet_data(packet);
+    uint32_t size = dp_packet_size(packet);
     for (unsigned int i = 0; i < dp->n; i++) {
         uint64_t r0 = oko_filter_run_in_section(dp->links[i].filter,
                                                 data, size);

@@ -178,29 +178,34 @@ oko_dp_chain_check_batch(const struct oko_dp_checks *checks,
     }
     dp->until_timed -= n;
 
-    /* Locals, not reloads: the call may write memory, so the compiler would
-     * read 'dp''s members again after each one. */
+    /* One call of the fused code for the packets up to a refusal, then one
+     * for the rest: it reads each packet's data and length itself, and
+     * refuses a packet no program may run on (oko_jit_chain_fn). */
     oko_jit_chain_fn *fn = dp->fused_fn;
-    void *stack_top = checks->stack_top;
-    const uint64_t n_links = dp->n;
-    size_t kept = 0;
+    struct oko_jit_refusal refusal;
+    size_t kept = 0, i = 0;
 
-    for (size_t i = 0; i < n; i++) {
-        struct dp_packet *packet = batch->packets[i];
-        const void *data = dp_packet_data(packet);
-        uint32_t size = dp_packet_size(packet);
-        uint64_t r0, at;
-
-        if (OVS_LIKELY(size <= OKO_MAX_PKT_LEN && data)) {
-            at = fn(data, size, stack_top, &r0);
+    for (;;) {
+        size_t accepted = fn((const void *const *) &batch->packets[i], n - i,
+                             checks->stack_top, &refusal);
+        if (OVS_LIKELY(kept == i)) {
+            kept += accepted;           /* Nothing refused before them. */
         } else {
-            at = oko_filter_chain_run_in_section(fn, data, size, &r0);
+            for (size_t j = i; j < i + accepted; j++) {
+                batch->packets[kept++] = batch->packets[j];
+            }
         }
-        if (OVS_LIKELY(at == n_links)) {
-            batch->packets[kept++] = packet;
-        } else {
-            oko_dp_chain_refused__(dp, packet, at, r0);
-            dp_packet_batch_add(refused, packet);
+        i += accepted;
+        if (OVS_LIKELY(i >= n)) {
+            break;
+        }
+        /* The accepted packets moved below 'kept' (at most 'i'): the
+         * refused one is still at 'i'. */
+        oko_dp_chain_refused__(dp, batch->packets[i], refusal.at,
+                               refusal.r0);
+        dp_packet_batch_add(refused, batch->packets[i]);
+        if (++i >= n) {
+            break;
         }
     }
     oko_dp_chain_count_accepts(dp, kept);
@@ -229,6 +234,10 @@ void oko_dp_history_get(const struct dp_packet *, struct oko_chain *);
  * without such programs do not enter it at all. */
 size_t oko_dp_history_enter(void);
 void oko_dp_history_leave(size_t mark);
+
+/* Threads with a history (made on a thread's first pass, unmapped when the
+ * thread exits). */
+unsigned int oko_dp_history_count(void);
 
 /* What dp_netdev_input__() keeps for Oko during one pass, held per thread
  * and per nesting depth instead of on that function's stack: its frame then

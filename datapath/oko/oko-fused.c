@@ -18,6 +18,7 @@
 #include "oko/oko-fused.h"
 
 #include "coverage.h"
+#include "dp-packet.h"
 #include "hash.h"
 #include "oko/oko-dp.h"
 #include "oko/oko-instance.h"
@@ -120,7 +121,8 @@ fused_compile(const struct oko_dp_link *links, unsigned int n)
 
     struct oko_fused *f = xzalloc(sizeof *f);
     char error[OKO_ERROR_MAX];
-    int err = oko_jit_compile_chain(jit_links, n, &f->jit, error);
+    int err = oko_jit_compile_chain(jit_links, n, oko_fused_pkt_layout(),
+                                    &f->jit, error);
     if (err) {
         static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
 
@@ -191,6 +193,37 @@ oko_fused_put(struct oko_fused *f)
         oko_jit_chain_free(&f->jit);
         free(f);
     }
+}
+
+/* Where fused code finds a packet's bytes in a dp_packet: the fields
+ * dp_packet_data() and dp_packet_size() read (dp-packet.h), in either
+ * build.  test-oko-dp checks the three against those functions. */
+#ifdef DPDK_NETDEV
+#define PKT_BASE mbuf.buf_addr
+#define PKT_DATA_OFS mbuf.data_off
+#define PKT_LEN mbuf.pkt_len
+#else
+#define PKT_BASE base_
+#define PKT_DATA_OFS data_ofs
+#define PKT_LEN size_
+#endif
+
+const struct oko_jit_pkt_layout *
+oko_fused_pkt_layout(void)
+{
+    BUILD_ASSERT(MEMBER_SIZEOF(struct dp_packet, PKT_BASE)
+                 == sizeof(void *));
+    BUILD_ASSERT(MEMBER_SIZEOF(struct dp_packet, PKT_DATA_OFS)
+                 == sizeof(uint16_t));
+    BUILD_ASSERT(MEMBER_SIZEOF(struct dp_packet, PKT_LEN)
+                 == sizeof(uint32_t));
+
+    static const struct oko_jit_pkt_layout layout = {
+        .base = offsetof(struct dp_packet, PKT_BASE),
+        .data_ofs = offsetof(struct dp_packet, PKT_DATA_OFS),
+        .len = offsetof(struct dp_packet, PKT_LEN),
+    };
+    return &layout;
 }
 
 oko_jit_chain_fn *

@@ -57,7 +57,10 @@ struct oko_fused;
 struct oko_fused *oko_fused_get(const struct oko_dp_link *links,
                                 unsigned int n);
 void oko_fused_put(struct oko_fused *);
+/* The function runs on dp_packets (struct dp_packet *), read as
+ * oko_fused_pkt_layout() says. */
 oko_jit_chain_fn *oko_fused_fn(const struct oko_fused *);
+const struct oko_jit_pkt_layout *oko_fused_pkt_layout(void);
 
 /* Whether new datapath chains are fused (default: yes).  Flows already
  * made keep what they have; "ovs-appctl revalidator/purge" remakes them. */

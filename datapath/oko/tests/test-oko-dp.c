@@ -35,6 +35,7 @@
 #include "oko/oko-instance.h"
 #include "oko-filter.h"
 #include "ovs-rcu.h"
+#include "ovs-thread.h"
 #include "util.h"
 
 #define BATCH 8
@@ -261,6 +262,80 @@ test_fused_budget(const char *dir)
     printf("fused code held to its budget: %s\n", failures ? "FAILED" : "ok");
 }
 
+/* Reads 'packet' as fused code does (oko_fused_pkt_layout()). */
+static void
+read_as_fused(const struct dp_packet *packet, const void **data,
+              uint32_t *len)
+{
+    const struct oko_jit_pkt_layout *layout = oko_fused_pkt_layout();
+    const uint8_t *raw = (const uint8_t *) packet;
+    uint8_t *base;
+    uint16_t ofs;
+
+    memcpy(&base, raw + layout->base, sizeof base);
+    memcpy(&ofs, raw + layout->data_ofs, sizeof ofs);
+    memcpy(len, raw + layout->len, sizeof *len);
+    *data = ofs == UINT16_MAX ? NULL : base + ofs;
+}
+
+/* Fused code reads a dp_packet's data and length where dp_packet_data()
+ * and dp_packet_size() do: with headroom, without data, and longer than a
+ * program may see. */
+static void
+test_fused_reads_dp_packet(void)
+{
+    uint8_t bytes[100] = { 0 };
+    struct dp_packet *p = dp_packet_clone_data_with_headroom(bytes,
+                                                             sizeof bytes,
+                                                             64);
+    const void *data;
+    uint32_t len;
+
+    read_as_fused(p, &data, &len);
+    CHECK(data == dp_packet_data(p) && len == dp_packet_size(p),
+          "data %p len %"PRIu32" against %p %"PRIu32, data, len,
+          dp_packet_data(p), dp_packet_size(p));
+    dp_packet_set_size(p, OKO_MAX_PKT_LEN + 1);
+    read_as_fused(p, &data, &len);
+    CHECK(len == OKO_MAX_PKT_LEN + 1, "len %"PRIu32, len);
+    dp_packet_set_data(p, NULL);
+    read_as_fused(p, &data, &len);
+    CHECK(!data && !dp_packet_data(p), "no data: %p", data);
+    dp_packet_delete(p);
+    printf("fused code reads a dp_packet's data and length: %s\n",
+           failures ? "FAILED" : "ok");
+}
+
+static void *
+one_pass(void *arg OVS_UNUSED)
+{
+    oko_dp_history_leave(oko_dp_history_enter());
+    return NULL;
+}
+
+/* A thread's history (its first pass maps it) is unmapped when the thread
+ * exits: PMD threads are recreated when the PMD configuration changes. */
+static void
+test_history_freed_with_its_thread(void)
+{
+    enum { THREADS = 4 };
+    pthread_t threads[THREADS];
+
+    one_pass(NULL);                 /* This thread's, kept while it runs. */
+    unsigned int before = oko_dp_history_count();
+    for (int i = 0; i < THREADS; i++) {
+        threads[i] = ovs_thread_create("oko-pass", one_pass, NULL);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        xpthread_join(threads[i], NULL);
+    }
+    CHECK(before >= 1 && oko_dp_history_count() == before,
+          "%u histories before %d threads made one each, %u after they "
+          "exited", before, THREADS, oko_dp_history_count());
+    printf("history freed with its thread: %s\n",
+           failures ? "FAILED" : "ok");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -270,5 +345,7 @@ main(int argc, char *argv[])
     test_flip_inside_batch(dir, false);
     test_fused_shared(dir);
     test_fused_budget(dir);
+    test_history_freed_with_its_thread();
+    test_fused_reads_dp_packet();
     return failures ? 1 : 0;
 }

@@ -42,14 +42,31 @@ fuzz_fused_chain(const struct oko_filter *f, const uint8_t *pkt, size_t len,
     };
     struct oko_jit_chain chain;
     char error[OKO_ERROR_MAX];
-    if (oko_jit_compile_chain(links, 2, &chain, error)) {
+    /* A packet structure of this file's own: the buffer is the packet. */
+    struct fuzz_pkt {
+        const void *base;
+        uint32_t len;
+        uint16_t data_ofs;
+    };
+    static const struct oko_jit_pkt_layout layout = {
+        .base = offsetof(struct fuzz_pkt, base),
+        .data_ofs = offsetof(struct fuzz_pkt, data_ofs),
+        .len = offsetof(struct fuzz_pkt, len),
+    };
+    if (oko_jit_compile_chain(links, 2, &layout, &chain, error)) {
         fprintf(stderr, "fused chain: %s\n", error);
         __builtin_trap();
     }
-    uint64_t got = 77;
+    struct fuzz_pkt tp = { .base = pkt, .len = len, .data_ofs = 0 };
+    const void *one = &tp;
+    struct oko_jit_refusal refusal = { .at = 2, .r0 = 77 };
     oko_epoch_enter();
-    uint64_t at = chain.fn(pkt, len, oko_stack_top(), &got);
+    uint64_t accepted = chain.fn(&one, 1, oko_stack_top(), &refusal);
     oko_epoch_exit();
+    if (accepted > 1 || (accepted == 1 && refusal.at != 2)) {
+        __builtin_trap();
+    }
+    uint64_t at = refusal.at, got = refusal.r0;
     if (!has_call && (at != 1 || got != r0)) {
         __builtin_trap();
     }

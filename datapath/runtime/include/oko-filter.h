@@ -74,23 +74,8 @@ int oko_filter_from_program(struct oko_program *prog,
 /* Frees 'filter' and its maps.  No thread may be running it. */
 void oko_filter_destroy(struct oko_filter *filter);
 
-/* r0 when the thread's program stack could not be mapped (oko-stack.h):
- * the program did not run; a program error, counted as such. */
-#define OKO_R0_NO_STACK UINT64_MAX
-
-/* r0 for a packet longer than OKO_MAX_PKT_LEN: the program did not run (a
- * program error).  The verifier proves a program safe for lengths up to
- * that bound only; code reachable only with a longer packet (after
- * "len > 65535") was never checked.  The userspace datapath's packets can be
- * longer (a dp_packet's size is 32 bits: TSO frames, jumbo pcaps). */
-#define OKO_R0_TOO_LONG (UINT64_MAX - 1)
-
-/* r0 for a packet whose data pointer is NULL (an empty packet some
- * datapath left without a buffer): the program did not run (a program
- * error).  The verifier decides "r1 == 0" as false, since r1 points into a
- * packet; run on address 0 it would take the branch the verifier never
- * checked. */
-#define OKO_R0_NO_PACKET (UINT64_MAX - 2)
+/* The r0 of a run that did not happen (OKO_R0_NO_STACK, OKO_R0_TOO_LONG,
+ * OKO_R0_NO_PACKET) are in oko-jit.h. */
 
 /* Runs 'filter' on a packet and returns r0, for a caller already inside an
  * epoch section (see oko_filter_run()), such as a datapath thread that
@@ -110,26 +95,23 @@ oko_filter_run_in_section(const struct oko_filter *filter, const void *pkt,
                           : oko_interp_run(filter->code, pkt, len, stack_top);
 }
 
-/* Runs a fused chain (oko_jit_compile_chain()) on a packet, inside an
- * epoch section if any of its programs has maps: the index of the first
- * program whose r0 differs from the chain's, with that r0 in '*r0', or the
- * number of programs.  A packet no program may run on (see above) is
- * refused by the first program with the r0 oko_filter_run_in_section()
- * would give. */
-static inline uint64_t
+/* Runs a fused chain (oko_jit_compile_chain()) on one packet structure,
+ * inside an epoch section if any of its programs has maps: true if every
+ * program gave the chain's r0, otherwise false with the first program whose
+ * r0 differs, and that r0, in '*refusal'.  A packet no program may run on
+ * is refused by the first program with the r0 oko_filter_run_in_section()
+ * would give (see oko_jit_chain_fn). */
+static inline bool
 oko_filter_chain_run_in_section(oko_jit_chain_fn *fn, const void *pkt,
-                                uint64_t len, uint64_t *r0)
+                                struct oko_jit_refusal *refusal)
 {
-    if (__builtin_expect(len > OKO_MAX_PKT_LEN || !pkt, 0)) {
-        *r0 = pkt ? OKO_R0_TOO_LONG : OKO_R0_NO_PACKET;
-        return 0;
-    }
     void *stack_top = oko_stack_top();
     if (__builtin_expect(!stack_top, 0)) {
-        *r0 = OKO_R0_NO_STACK;
-        return 0;
+        refusal->at = 0;
+        refusal->r0 = OKO_R0_NO_STACK;
+        return false;
     }
-    return fn(pkt, len, stack_top, r0);
+    return fn(&pkt, 1, stack_top, refusal) == 1;
 }
 
 /* Runs 'filter' on a packet and returns r0.  Lock-free, allocation-free.

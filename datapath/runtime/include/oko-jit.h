@@ -44,15 +44,59 @@ int oko_jit_compile(const struct oko_insn *insns, size_t n,
 
 void oko_jit_free(struct oko_jit *jit);
 
+/* r0 when the thread's program stack could not be mapped (oko-stack.h):
+ * the program did not run; a program error, counted as such. */
+#define OKO_R0_NO_STACK UINT64_MAX
+
+/* r0 for a packet longer than OKO_MAX_PKT_LEN: the program did not run (a
+ * program error).  The verifier proves a program safe for lengths up to
+ * that bound only; code reachable only with a longer packet (after
+ * "len > 65535") was never checked.  The userspace datapath's packets can be
+ * longer (a dp_packet's size is 32 bits: TSO frames, jumbo pcaps). */
+#define OKO_R0_TOO_LONG (UINT64_MAX - 1)
+
+/* r0 for a packet whose data pointer is NULL (an empty packet some
+ * datapath left without a buffer): the program did not run (a program
+ * error).  The verifier decides "r1 == 0" as false, since r1 points into a
+ * packet; run on address 0 it would take the branch the verifier never
+ * checked. */
+#define OKO_R0_NO_PACKET (UINT64_MAX - 2)
+
+/* Where a fused chain finds a packet's bytes in the caller's packet
+ * structure (a dp_packet, in Open vSwitch): at 'base', a pointer to the
+ * buffer; at 'data_ofs', the data's offset in it (16 bits; UINT16_MAX for
+ * no data); at 'len', the data's length (32 bits).  Offsets in bytes from
+ * the structure's start, 0 to INT32_MAX. */
+struct oko_jit_pkt_layout {
+    int32_t base;
+    int32_t data_ofs;
+    int32_t len;
+};
+
 /* A fused chain: several programs compiled into one function that runs
- * them in order on one packet, with one stack, and compares each r0 with
- * what the chain expects of it.  Returns the index of the first program
- * whose r0 differs, with that r0 in '*r0', or the number of programs when
- * every one gave its expected r0 ('*r0' untouched).  The programs after a
- * refusal do not run.  The code embeds the programs' linked instructions
- * (map addresses): it must not outlive them. */
-typedef uint64_t oko_jit_chain_fn(const void *pkt, uint64_t len,
-                                  void *stack_top, uint64_t *r0);
+ * them in order, with one stack, on each packet of a batch in turn, and
+ * compares each r0 with what the chain expects of it.  It stops at the
+ * first packet the chain refuses (a program's r0 differs: the programs
+ * after it do not run for that packet) and returns that packet's index,
+ * with the refusing program's index and r0 in '*refusal'; or returns 'n'
+ * when the chain accepted every packet ('*refusal' untouched).  One call
+ * for a batch: the frame is set up once, not once a packet.
+ *
+ * 'pkts' are the caller's packet structures, read as the layout given at
+ * compilation says.  The code checks each packet before any program runs
+ * on it: a packet without data, with a NULL data pointer or longer than
+ * OKO_MAX_PKT_LEN is refused by the first program with r0 OKO_R0_NO_PACKET
+ * or OKO_R0_TOO_LONG (no program ran).  With 'n' 0 it returns 0.  The code
+ * embeds the programs' linked instructions (map addresses): it must not
+ * outlive them. */
+struct oko_jit_refusal {
+    uint64_t at;                    /* the refusing program's index */
+    uint64_t r0;                    /* its r0 */
+};
+
+typedef uint64_t oko_jit_chain_fn(const void *const pkts[], uint64_t n,
+                                  void *stack_top,
+                                  struct oko_jit_refusal *refusal);
 
 #define OKO_JIT_CHAIN_MAX 64
 
@@ -72,6 +116,7 @@ struct oko_jit_chain {
  * instructions each into one function.
  * Returns 0, or an errno value with 'error' set (ENOTSUP without a JIT). */
 int oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
+                          const struct oko_jit_pkt_layout *layout,
                           struct oko_jit_chain *jit,
                           char error[OKO_ERROR_MAX]);
 

@@ -59,6 +59,7 @@
 
 #include "oko-helpers.h"
 #include "oko-isa.h"
+#include "oko-verifier.h"
 
 #if defined(__x86_64__)
 
@@ -662,7 +663,8 @@ add_usage(const struct oko_insn *insns, size_t n, struct usage *u)
 struct frame {
     uint8_t saved[6];
     int n_saved;
-    /* rdi, rsi, rcx pushed after 'saved' */
+    /* rdi, rsi, rcx, r11, rax, rax (the first 'n_args') pushed after
+     * 'saved' */
     int n_args;
     /* subtracted from rsp: 0 or FRAME_PAD */
     int stack_bytes;
@@ -702,7 +704,8 @@ emit_push(struct jit_state *s, int reg)
 static void
 emit_prologue(struct jit_state *s, const struct frame *fr)
 {
-    static const uint8_t args[] = { RDI, RSI, RCX };
+    /* A fused chain's arguments, and two slots (rax's value is not used). */
+    static const uint8_t args[] = { RDI, RSI, RCX, R11, RAX, RAX };
     for (int i = 0; i < fr->n_saved; i++) {
         emit_push(s, fr->saved[i]);
     }
@@ -822,13 +825,18 @@ emit_body(struct jit_state *s, const struct oko_insn *insns, size_t n)
 /* A refusal stub: mov r11d, imm32 (6 bytes) and jmp rel32 (5). */
 #define CHAIN_STUB_BYTES 11
 
+/* A packet no program may run on: mov rax, simm32 (7 bytes), then a
+ * refusal stub. */
+#define CHAIN_NOT_RUN_BYTES (7 + CHAIN_STUB_BYTES)
+
 /* What a compilation emits: one program, or a chain of them. */
 struct jit_source {
     const struct oko_jit_chain_link *links;
     size_t n_links;
     bool chain;                         /* a fused chain, not one program */
-    /* per link: its result check (chain) */
+    /* per link: its result check, then the chain's labels (chain) */
     size_t *link_exit;
+    const struct oko_jit_pkt_layout *layout;    /* chain */
 };
 
 static int
@@ -848,42 +856,133 @@ emit_program(struct jit_state *s, const struct jit_source *src)
     return 0;
 }
 
-/* A fused chain (oko_jit_chain_fn): the programs' bodies one after the
- * other in one frame, the union of what they need saved.  Between two
- * programs only r1 and r2 are set again (from the arguments kept on the
- * native stack): r10 stays the stack's top (no program writes it, helpers
- * keep rbp) and a program reads no register it has not written, so what an
- * earlier program leaves in r0 and r3-r9 is never read. */
+/* A fused chain (oko_jit_chain_fn): a loop over the batch's packets whose
+ * body is the programs' bodies one after the other, in one frame set up
+ * once, with the union of what they need saved.  The loop's state lives in
+ * the native frame (the programs' registers take every register a helper
+ * call preserves): the current entry of 'pkts', its end and start, where a
+ * refusal goes and, for a chain of several programs, the packet's data and
+ * length.  Each packet's data and length come from its structure as the
+ * layout says, checked as oko_filter_run_in_section() checks them, before
+ * any program runs.  Before each program only r1 and r2 are set: r10 stays
+ * the stack's top for every packet and program (no program writes it,
+ * helpers keep rbp), and a program reads no register it has not written,
+ * so what an earlier program or packet leaves in r0 and r3-r9, or on the
+ * stack, is never read.
+ *
+ *     if rsi == 0: return 0
+ *     rsi = rdi + 8 * rsi; r11 = rdi            end, start
+ *     prologue: push rdi (cur), rsi (end), rcx (refusal), r11 (start)
+ *               [and two slots: data, len]
+ *   loop:
+ *     r11 = [[cur]]
+ *     edi = (u16) [r11 + data_ofs]; if edi == 0xffff: no_packet
+ *     rdi += [r11 + base]; if rdi == 0: no_packet
+ *     esi = (u32) [r11 + len]; if rsi > OKO_MAX_PKT_LEN: too_long
+ *     [[data] = rdi; [len] = rsi]
+ *     for each program i:
+ *       [i > 0: rdi = [data]; rsi = [len]]
+ *       body i; cmp rax, expect i; jne stub i
+ *     r11 = [cur] + 8; [cur] = r11; cmp r11, [end]; jb loop
+ *     rax = r11
+ *   index:
+ *     rax = (rax - [start]) >> 3; epilogue
+ *   stub i: r11d = i; jmp refused
+ *   no_packet: rax = OKO_R0_NO_PACKET; r11d = 0; jmp refused
+ *   too_long: rax = OKO_R0_TOO_LONG; r11d = 0
+ *   refused:
+ *     rcx = [refusal]; [rcx] = r11; [rcx + 8] = rax; rax = [cur]; jmp index
+ */
+static void
+emit_load_slot(struct jit_state *s, int reg, int32_t slot)
+{
+    emit_rex(s, true, reg, RSP, false);
+    emit1(s, 0x8b);                             /* mov reg, [rsp + slot] */
+    emit_modrm_mem(s, reg, RSP, slot);
+}
+
+static void
+emit_store_slot(struct jit_state *s, int reg, int32_t slot)
+{
+    emit_rex(s, true, reg, RSP, false);
+    emit1(s, 0x89);                             /* mov [rsp + slot], reg */
+    emit_modrm_mem(s, reg, RSP, slot);
+}
+
+/* Where emit_chain()'s pass 1 found its labels, for pass 2. */
+enum {
+    CHAIN_REFUSE,                               /* the refusal stubs */
+    CHAIN_INDEX,                                /* the return */
+    CHAIN_NO_PACKET,
+    CHAIN_TOO_LONG,
+    CHAIN_LABELS
+};
+
 static int
 emit_chain(struct jit_state *s, const struct jit_source *src)
 {
+    const struct oko_jit_pkt_layout *layout = src->layout;
     struct usage u = { .calls = false };
     struct frame fr;
     size_t *offsets = s->insn_offset;
+    size_t *label = &src->link_exit[src->n_links];
+    bool reloads = src->n_links > 1;
 
     for (size_t i = 0; i < src->n_links; i++) {
         add_usage(src->links[i].insns, src->links[i].n_insns, &u);
     }
     u.uses[1] = u.uses[2] = true;
-    plan_frame(&u, 3, &fr);
+    plan_frame(&u, reloads ? 6 : 4, &fr);
+
+    /* No packets: return 0 before the loop, which runs at least once. */
+    emit_alu_rr(s, true, 0x85, RSI, RSI);       /* test rsi, rsi */
+    emit1(s, 0x75);                             /* jnz +3 */
+    emit1(s, 3);
+    emit_alu_rr(s, false, 0x31, RAX, RAX);      /* xor eax, eax */
+    emit1(s, 0xc3);                             /* ret */
+    emit_rex(s, true, RSI, RDI, false);
+    emit1(s, 0x8d);                             /* lea rsi, [rdi + 8 rsi] */
+    emit1(s, 0x04 | (RSI & 7) << 3);
+    emit1(s, 0xc0 | (RSI & 7) << 3 | (RDI & 7));
+    emit_mov_rr(s, true, RDI, R11);             /* r11 = start */
     emit_prologue(s, &fr);
 
-    /* Where the arguments are, above the padding. */
-    int32_t r0_slot = fr.stack_bytes, len_slot = r0_slot + 8,
-            pkt_slot = len_slot + 8;
-    size_t refuse = 0;                          /* the refusal stubs: pass 2 */
-    if (s->final) {
-        refuse = src->link_exit[src->n_links];
+    /* Where the arguments are, above the padding (pushed in the order rdi,
+     * rsi, rcx, r11, then two slots). */
+    int32_t base = fr.stack_bytes + (reloads ? 16 : 0);
+    int32_t data_slot = fr.stack_bytes, len_slot = data_slot + 8;
+    int32_t start_slot = base, refusal_slot = base + 8, end_slot = base + 16,
+            cur_slot = base + 24;
+
+    size_t loop = s->size;
+    emit_load_slot(s, R11, cur_slot);
+    emit_rex(s, true, R11, R11, false);
+    emit1(s, 0x8b);                             /* mov r11, [r11] */
+    emit_modrm_mem(s, R11, R11, 0);
+    emit_rex(s, false, RDI, R11, false);
+    emit1(s, 0x0f);
+    emit1(s, 0xb7);                             /* movzx edi, word [...] */
+    emit_modrm_mem(s, RDI, R11, layout->data_ofs);
+    emit_alu_ri(s, false, 7, RDI, UINT16_MAX);  /* cmp edi, 0xffff */
+    emit_jcc(s, CC_E, label[CHAIN_NO_PACKET]);
+    emit_rex(s, true, RDI, R11, false);
+    emit1(s, 0x03);                             /* add rdi, [r11 + base] */
+    emit_modrm_mem(s, RDI, R11, layout->base);
+    emit_jcc(s, CC_E, label[CHAIN_NO_PACKET]);  /* the sum is 0: NULL */
+    emit_rex(s, false, RSI, R11, false);
+    emit1(s, 0x8b);                             /* mov esi, [r11 + len] */
+    emit_modrm_mem(s, RSI, R11, layout->len);
+    emit_alu_ri(s, true, 7, RSI, OKO_MAX_PKT_LEN);  /* cmp rsi, max */
+    emit_jcc(s, CC_A, label[CHAIN_TOO_LONG]);
+    if (reloads) {
+        emit_store_slot(s, RDI, data_slot);
+        emit_store_slot(s, RSI, len_slot);
     }
     for (size_t i = 0; i < src->n_links; i++) {
         const struct oko_jit_chain_link *link = &src->links[i];
         if (i) {
-            emit_rex(s, true, RDI, RSP, false);
-            emit1(s, 0x8b);                     /* mov rdi, [rsp + pkt_slot] */
-            emit_modrm_mem(s, RDI, RSP, pkt_slot);
-            emit_rex(s, true, RSI, RSP, false);
-            emit1(s, 0x8b);                     /* mov rsi, [rsp + len_slot] */
-            emit_modrm_mem(s, RSI, RSP, len_slot);
+            emit_load_slot(s, RDI, data_slot);
+            emit_load_slot(s, RSI, len_slot);
         }
         s->exit_offset = src->link_exit[i];
         emit_body(s, link->insns, link->n_insns);
@@ -891,17 +990,35 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
         src->link_exit[i] = s->size;
         /* cmp rax, expect */
         emit_alu_ri(s, true, 7, RAX, (int32_t) link->expect);
-        emit_jcc(s, CC_NE, refuse + CHAIN_STUB_BYTES * i);
+        emit_jcc(s, CC_NE, label[CHAIN_REFUSE] + CHAIN_STUB_BYTES * i);
     }
     s->insn_offset = offsets;
-    emit_mov_ri(s, false, RAX, (int32_t) src->n_links);
-    size_t epilogue = s->size;
+
+    /* The next packet, if any. */
+    emit_load_slot(s, R11, cur_slot);
+    emit_alu_ri(s, true, 0, R11, 8);            /* add r11, 8 */
+    emit_store_slot(s, R11, cur_slot);
+    emit_rex(s, true, R11, RSP, false);
+    emit1(s, 0x3b);                             /* cmp r11, [rsp + end] */
+    emit_modrm_mem(s, R11, RSP, end_slot);
+    emit_jcc(s, CC_B, loop);
+    emit_mov_rr(s, true, R11, RAX);             /* rax = end */
+
+    /* rax = (rax - start) / 8: the packets accepted. */
+    label[CHAIN_INDEX] = s->size;
+    emit_rex(s, true, RAX, RSP, false);
+    emit1(s, 0x2b);                             /* sub rax, [rsp + start] */
+    emit_modrm_mem(s, RAX, RSP, start_slot);
+    emit_rex(s, true, 0, RAX, false);
+    emit1(s, 0xc1);
+    emit_modrm_reg(s, 5, RAX);                  /* shr rax, 3 */
+    emit1(s, 3);
     emit_epilogue(s, &fr);
 
-    /* Refusal i: r11 = i (stub i at refuse + CHAIN_STUB_BYTES i),
-     * then *r0 = rax and return i. */
-    src->link_exit[src->n_links] = s->size;
-    size_t common = s->size + CHAIN_STUB_BYTES * src->n_links;
+    /* Refusal i: r11 = i (stub i at refuse + CHAIN_STUB_BYTES i). */
+    label[CHAIN_REFUSE] = s->size;
+    size_t common = s->size + CHAIN_STUB_BYTES * src->n_links
+                    + 2 * CHAIN_NOT_RUN_BYTES;
     for (size_t i = 0; i < src->n_links; i++) {
         emit_rex(s, false, 0, R11, false);
         emit1(s, 0xb8 + (R11 & 7));             /* mov r11d, i */
@@ -909,14 +1026,32 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
         emit1(s, 0xe9);                         /* jmp common (rel32) */
         emit4(s, (uint32_t) (common - (s->size + 4)));
     }
-    emit_rex(s, true, RCX, RSP, false);
-    emit1(s, 0x8b);                             /* mov rcx, [rsp + r0_slot] */
-    emit_modrm_mem(s, RCX, RSP, r0_slot);
+    /* A packet no program may run on: refused by the first with its r0. */
+    label[CHAIN_NO_PACKET] = s->size;
+    emit_mov_ri(s, true, RAX, (int32_t) OKO_R0_NO_PACKET);
+    emit_rex(s, false, 0, R11, false);
+    emit1(s, 0xb8 + (R11 & 7));                 /* mov r11d, 0 */
+    emit4(s, 0);
+    emit1(s, 0xe9);                             /* jmp common (rel32) */
+    emit4(s, (uint32_t) (common - (s->size + 4)));
+    label[CHAIN_TOO_LONG] = s->size;
+    emit_mov_ri(s, true, RAX, (int32_t) OKO_R0_TOO_LONG);
+    emit_rex(s, false, 0, R11, false);
+    emit1(s, 0xb8 + (R11 & 7));                 /* mov r11d, 0 */
+    emit4(s, 0);
+    emit1(s, 0xe9);                             /* jmp common (rel32) */
+    emit4(s, (uint32_t) (common - (s->size + 4)));
+
+    /* refusal->at = r11, refusal->r0 = rax; return the current index. */
+    emit_load_slot(s, RCX, refusal_slot);
+    emit_rex(s, true, R11, RCX, false);
+    emit1(s, 0x89);                             /* mov [rcx], r11 */
+    emit_modrm_mem(s, R11, RCX, 0);
     emit_rex(s, true, RAX, RCX, false);
-    emit1(s, 0x89);                             /* mov [rcx], rax */
-    emit_modrm_mem(s, RAX, RCX, 0);
-    emit_mov_rr(s, false, R11, RAX);            /* eax = r11d */
-    emit_jmp(s, epilogue);
+    emit1(s, 0x89);                             /* mov [rcx + 8], rax */
+    emit_modrm_mem(s, RAX, RCX, 8);
+    emit_load_slot(s, RAX, cur_slot);
+    emit_jmp(s, label[CHAIN_INDEX]);
     return 0;
 }
 
@@ -1058,9 +1193,14 @@ oko_jit_compile(const struct oko_insn *insns, size_t n, struct oko_jit *jit,
 
 int
 oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
+                      const struct oko_jit_pkt_layout *layout,
                       struct oko_jit_chain *jit, char error[OKO_ERROR_MAX])
 {
     memset(jit, 0, sizeof *jit);
+    if (layout->base < 0 || layout->data_ofs < 0 || layout->len < 0) {
+        snprintf(error, OKO_ERROR_MAX, "JIT: negative packet field offset");
+        return EINVAL;
+    }
     if (!n || n > OKO_JIT_CHAIN_MAX) {
         snprintf(error, OKO_ERROR_MAX,
                  "JIT: a chain has 1 to %d programs, not %zu",
@@ -1081,9 +1221,9 @@ oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
             return EINVAL;
         }
     }
-    size_t link_exit[OKO_JIT_CHAIN_MAX + 1] = { 0 };
+    size_t link_exit[OKO_JIT_CHAIN_MAX + CHAIN_LABELS] = { 0 };
     struct jit_source src = { .links = links, .n_links = n, .chain = true,
-                              .link_exit = link_exit };
+                              .link_exit = link_exit, .layout = layout };
     int err = compile_anywhere(&src, &jit->code, &jit->size, error);
     if (!err) {
         jit->fn = (oko_jit_chain_fn *) jit->code;
@@ -1136,10 +1276,12 @@ oko_jit_free(struct oko_jit *jit)
 
 int
 oko_jit_compile_chain(const struct oko_jit_chain_link *links, size_t n,
+                      const struct oko_jit_pkt_layout *layout,
                       struct oko_jit_chain *jit, char error[OKO_ERROR_MAX])
 {
     (void) links;
     (void) n;
+    (void) layout;
     memset(jit, 0, sizeof *jit);
     snprintf(error, OKO_ERROR_MAX, "no JIT for this machine");
     return ENOTSUP;

@@ -168,14 +168,59 @@ run_one_by_one(struct oko_filter *const filters[], const uint64_t expect[],
     return n;
 }
 
-static uint64_t
-run_fused(const struct oko_jit_chain *chain, const void *pkt, uint64_t len,
-          uint64_t *r0)
+/* A packet structure as the tests give fused code: the buffer, the data's
+ * offset in it, the length, as a dp_packet holds them (other members
+ * around them, so that an offset mixed up shows). */
+struct test_pkt {
+    uint32_t len;
+    uint64_t pad;
+    void *base;
+    uint16_t data_ofs;
+};
+
+static const struct oko_jit_pkt_layout test_layout = {
+    .base = offsetof(struct test_pkt, base),
+    .data_ofs = offsetof(struct test_pkt, data_ofs),
+    .len = offsetof(struct test_pkt, len),
+};
+
+/* 'data' as a test_pkt whose buffer starts 'headroom' bytes before it. */
+static struct test_pkt
+test_pkt(const void *data, uint32_t len, uint16_t headroom)
 {
+    return (struct test_pkt) {
+        .len = len, .pad = 0x5a5a5a5a5a5a5a5aull,
+        .base = (uint8_t *) data - headroom, .data_ofs = headroom,
+    };
+}
+
+static int
+compile_chain(const struct oko_jit_chain_link *links, size_t n,
+              struct oko_jit_chain *chain, char error[OKO_ERROR_MAX])
+{
+    return oko_jit_compile_chain(links, n, &test_layout, chain, error);
+}
+
+/* The fused chain of 'n' programs on one packet, as run_one_by_one()
+ * reports it: the refusing program's index with its r0, or 'n'. */
+static uint64_t
+run_fused(const struct oko_jit_chain *chain, size_t n, const void *pkt,
+          uint64_t len, uint64_t *r0)
+{
+    struct test_pkt tp = test_pkt(pkt, len, 3);
+    const void *one = &tp;
+    struct oko_jit_refusal refusal = { .at = 99, .r0 = 99 };
+
     oko_epoch_enter();
-    uint64_t i = chain->fn(pkt, len, oko_stack_top(), r0);
+    uint64_t accepted = chain->fn(&one, 1, oko_stack_top(), &refusal);
     oko_epoch_exit();
-    return i;
+    if (accepted == 1) {
+        CU_ASSERT(refusal.at == 99 && refusal.r0 == 99);
+        return n;
+    }
+    CU_ASSERT_EQUAL(accepted, 0);
+    *r0 = refusal.r0;
+    return refusal.at;
 }
 
 /* Two copies of every program (the same state at the start), one run one
@@ -207,7 +252,7 @@ test_chain_matches_one_by_one(void)
         }
         struct oko_jit_chain chain;
         char error[OKO_ERROR_MAX];
-        CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, n, &chain, error),
+        CU_ASSERT_EQUAL_FATAL(compile_chain(links, n, &chain, error),
                               0);
         for (int p = 0; p < 10; p++) {
             uint8_t pkt[64];
@@ -215,7 +260,8 @@ test_chain_matches_one_by_one(void)
             uint64_t ref_r0 = 77, fused_r0 = 77;
             uint64_t ref_i = run_one_by_one(ref_chain, expect, n, pkt,
                                             sizeof pkt, &ref_r0);
-            uint64_t fused_i = run_fused(&chain, pkt, sizeof pkt, &fused_r0);
+            uint64_t fused_i = run_fused(&chain, n, pkt, sizeof pkt,
+                                       &fused_r0);
             CU_ASSERT_EQUAL(fused_i, ref_i);
             CU_ASSERT_EQUAL(fused_r0, ref_r0);
         }
@@ -248,12 +294,12 @@ test_chain_stops_at_refusal(void)
     };
     struct oko_jit_chain chain;
     char error[OKO_ERROR_MAX];
-    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, 2, &chain, error), 0);
+    CU_ASSERT_EQUAL_FATAL(compile_chain(links, 2, &chain, error), 0);
 
     uint8_t pkt[64];
     make_packet(pkt, 0);                        /* UDP to 10.0.0.1: not HTTP */
     uint64_t r0 = 77;
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 0);
+    CU_ASSERT_EQUAL(run_fused(&chain, 2, pkt, sizeof pkt, &r0), 0);
     CU_ASSERT_EQUAL(r0, 0);
     CU_ASSERT_EQUAL(map_count(counter, 17), 0);
 
@@ -261,17 +307,154 @@ test_chain_stops_at_refusal(void)
     pkt[33] = 1;                                /* to 10.0.0.1 */
     r0 = 77;
     /* first TCP: 0 */
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 1);
+    CU_ASSERT_EQUAL(run_fused(&chain, 2, pkt, sizeof pkt, &r0), 1);
     CU_ASSERT_EQUAL(r0, 0);
     CU_ASSERT_EQUAL(map_count(counter, IPPROTO_TCP), 1);
     r0 = 77;
     /* seen: accepted */
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0), 2);
+    CU_ASSERT_EQUAL(run_fused(&chain, 2, pkt, sizeof pkt, &r0), 2);
     CU_ASSERT_EQUAL(r0, 77);
     CU_ASSERT_EQUAL(map_count(counter, IPPROTO_TCP), 2);
 
     oko_jit_chain_free(&chain);
     oko_filter_destroy(http);
+    oko_filter_destroy(counter);
+}
+
+/* One call for a batch: the fused chain over 16 packets of different
+ * contents and lengths, called again after each refusal (as the datapath
+ * does), stops at the same packets with the same program and r0 as the
+ * programs run one by one on each packet, and leaves the same map
+ * contents.  With no packets it returns 0 and runs nothing. */
+static void
+test_chain_batch_matches_one_by_one(void)
+{
+    enum { BATCH = 16 };
+    struct oko_filter *ref[N_CHAIN_PROGS], *fused[N_CHAIN_PROGS];
+    for (size_t i = 0; i < N_CHAIN_PROGS; i++) {
+        ref[i] = load_jitted(chain_progs[i]);
+        fused[i] = load_jitted(chain_progs[i]);
+    }
+    unsigned int seed = 7;
+    size_t n_refused = 0, n_accepted = 0;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + round % N_CHAIN_PROGS;
+        struct oko_filter *ref_chain[N_CHAIN_PROGS];
+        struct oko_jit_chain_link links[N_CHAIN_PROGS];
+        uint64_t expect[N_CHAIN_PROGS];
+        for (size_t i = 0; i < n; i++) {
+            size_t k = (i + round) % N_CHAIN_PROGS;
+            ref_chain[i] = ref[k];
+            expect[i] = (round >> i) & 1;
+            links[i] = (struct oko_jit_chain_link) {
+                .insns = fused[k]->code, .n_insns = fused[k]->prog.n_insns,
+                .expect = expect[i],
+            };
+        }
+        struct oko_jit_chain chain;
+        char error[OKO_ERROR_MAX];
+        CU_ASSERT_EQUAL_FATAL(compile_chain(links, n, &chain, error), 0);
+
+        uint8_t data[BATCH][64];
+        struct test_pkt tp[BATCH];
+        const void *pkts[BATCH];
+        uint64_t ref_at[BATCH], ref_r0[BATCH];
+        for (size_t p = 0; p < BATCH; p++) {
+            make_packet(data[p], seed = seed * 1103515245 + 12345);
+            /* Some too short for their TCP header. */
+            uint32_t len = 34 + (seed >> 8) % 31;
+            tp[p] = test_pkt(data[p], len, p % 4);
+            pkts[p] = &tp[p];
+            ref_r0[p] = 77;
+            ref_at[p] = run_one_by_one(ref_chain, expect, n, data[p], len,
+                                       &ref_r0[p]);
+        }
+        oko_epoch_enter();
+        size_t i = 0;
+        while (i < BATCH) {
+            struct oko_jit_refusal refusal = { .at = 99, .r0 = 99 };
+            uint64_t accepted = chain.fn(&pkts[i], BATCH - i,
+                                         oko_stack_top(), &refusal);
+            CU_ASSERT_FATAL(accepted <= BATCH - i);
+            for (size_t p = i; p < i + accepted; p++) {
+                CU_ASSERT_EQUAL(ref_at[p], n);
+                n_accepted++;
+            }
+            i += accepted;
+            if (i < BATCH) {
+                CU_ASSERT_EQUAL(refusal.at, ref_at[i]);
+                CU_ASSERT_EQUAL(refusal.r0, ref_r0[i]);
+                n_refused++;
+                i++;
+            } else {
+                CU_ASSERT(refusal.at == 99 && refusal.r0 == 99);
+            }
+        }
+        struct oko_jit_refusal untouched = { .at = 99, .r0 = 99 };
+        CU_ASSERT_EQUAL(chain.fn(pkts, 0, oko_stack_top(), &untouched), 0);
+        CU_ASSERT(untouched.at == 99 && untouched.r0 == 99);
+        oko_epoch_exit();
+        oko_jit_chain_free(&chain);
+    }
+    /* Both kinds happened, in the same batches. */
+    CU_ASSERT(n_refused > 40 && n_accepted > 40);
+    for (uint32_t proto = 0; proto < 256; proto++) {
+        CU_ASSERT_EQUAL(map_count(fused[1], proto), map_count(ref[1], proto));
+    }
+    for (size_t i = 0; i < N_CHAIN_PROGS; i++) {
+        oko_filter_destroy(ref[i]);
+        oko_filter_destroy(fused[i]);
+    }
+}
+
+/* No program runs on a packet without data (its offset UINT16_MAX, or a
+ * NULL pointer) or longer than OKO_MAX_PKT_LEN: the fused code refuses it
+ * at the first program with the r0 oko_filter_run_in_section() gives, and
+ * goes on with the next packet when called again.  count_by_proto counts
+ * the runs. */
+static void
+test_chain_refuses_packets_it_cannot_run(void)
+{
+    struct oko_filter *counter = load_jitted("count_by_proto.o");
+    struct oko_jit_chain_link links[] = {
+        { .insns = counter->code, .n_insns = counter->prog.n_insns,
+          .expect = 1 },
+    };
+    struct oko_jit_chain chain;
+    char error[OKO_ERROR_MAX];
+    CU_ASSERT_EQUAL_FATAL(compile_chain(links, 1, &chain, error), 0);
+
+    uint8_t data[64];
+    make_packet(data, 0);                       /* UDP */
+    struct test_pkt tp[5] = {
+        test_pkt(data, sizeof data, 0),         /* runs */
+        test_pkt(data, sizeof data, 0),         /* no data */
+        test_pkt(NULL, sizeof data, 0),         /* NULL data */
+        test_pkt(data, OKO_MAX_PKT_LEN + 1, 0), /* too long */
+        test_pkt(data, sizeof data, 0),         /* runs */
+    };
+    tp[1].data_ofs = UINT16_MAX;
+    const void *pkts[5] = { &tp[0], &tp[1], &tp[2], &tp[3], &tp[4] };
+    /* Packet 0 runs and is refused (the first UDP packet is not "seen"
+     * yet); 1 to 3 do not run; 4 runs and is accepted. */
+    static const uint64_t r0[4] = {
+        0, OKO_R0_NO_PACKET, OKO_R0_NO_PACKET, OKO_R0_TOO_LONG,
+    };
+
+    oko_epoch_enter();
+    for (size_t i = 0; i < 4; i++) {
+        struct oko_jit_refusal refusal = { .at = 99, .r0 = 99 };
+        CU_ASSERT_EQUAL(chain.fn(&pkts[i], 5 - i, oko_stack_top(), &refusal),
+                        0);
+        CU_ASSERT_EQUAL(refusal.at, 0);
+        CU_ASSERT_EQUAL(refusal.r0, r0[i]);
+    }
+    struct oko_jit_refusal refusal = { .at = 99, .r0 = 99 };
+    CU_ASSERT_EQUAL(chain.fn(&pkts[4], 1, oko_stack_top(), &refusal), 1);
+    oko_epoch_exit();
+    CU_ASSERT_EQUAL(map_count(counter, 17), 2);
+
+    oko_jit_chain_free(&chain);
     oko_filter_destroy(counter);
 }
 
@@ -287,35 +470,37 @@ test_chain_limits(void)
     }
     struct oko_jit_chain chain;
     char error[OKO_ERROR_MAX];
-    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 0, &chain, error), EINVAL);
-    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX + 1, &chain,
+    CU_ASSERT_EQUAL(compile_chain(links, 0, &chain, error), EINVAL);
+    CU_ASSERT_EQUAL(compile_chain(links, OKO_JIT_CHAIN_MAX + 1, &chain,
                                           error),
                     EINVAL);
     links[1].n_insns = 0;
-    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 2, &chain, error), EINVAL);
+    CU_ASSERT_EQUAL(compile_chain(links, 2, &chain, error), EINVAL);
     links[1].n_insns = OKO_MAX_INSNS + 1;
-    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 2, &chain, error), EINVAL);
+    CU_ASSERT_EQUAL(compile_chain(links, 2, &chain, error), EINVAL);
     links[1].n_insns = base->prog.n_insns;
     links[1].expect = (uint64_t) INT32_MAX + 1;
-    CU_ASSERT_EQUAL(oko_jit_compile_chain(links, 2, &chain, error), EINVAL);
+    CU_ASSERT_EQUAL(compile_chain(links, 2, &chain, error), EINVAL);
     links[1].expect = 1;
 
     /* The longest chain runs every program. */
-    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX,
+    CU_ASSERT_EQUAL_FATAL(compile_chain(links, OKO_JIT_CHAIN_MAX,
                                                 &chain, error),
                           0);
     uint8_t pkt[64] = { 0 };
     uint64_t r0 = 77;
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0),
+    CU_ASSERT_EQUAL(run_fused(&chain, OKO_JIT_CHAIN_MAX, pkt, sizeof pkt,
+                              &r0),
                     OKO_JIT_CHAIN_MAX);
     oko_jit_chain_free(&chain);
 
     /* The last program refuses. */
     links[OKO_JIT_CHAIN_MAX - 1].expect = 0;
-    CU_ASSERT_EQUAL_FATAL(oko_jit_compile_chain(links, OKO_JIT_CHAIN_MAX,
+    CU_ASSERT_EQUAL_FATAL(compile_chain(links, OKO_JIT_CHAIN_MAX,
                                                 &chain, error),
                           0);
-    CU_ASSERT_EQUAL(run_fused(&chain, pkt, sizeof pkt, &r0),
+    CU_ASSERT_EQUAL(run_fused(&chain, OKO_JIT_CHAIN_MAX, pkt, sizeof pkt,
+                              &r0),
                     OKO_JIT_CHAIN_MAX - 1);
     CU_ASSERT_EQUAL(r0, 1);
     oko_jit_chain_free(&chain);
@@ -331,6 +516,10 @@ main(int argc, char *argv[])
           test_code_anywhere_when_nothing_near_is_free },
         { "fused chain = programs one by one", test_chain_matches_one_by_one },
         { "fused chain stops at a refusal", test_chain_stops_at_refusal },
+        { "fused chain over a batch = programs one by one",
+          test_chain_batch_matches_one_by_one },
+        { "fused chain refuses packets no program may run on",
+          test_chain_refuses_packets_it_cannot_run },
         { "fused chain limits", test_chain_limits },
         { NULL, NULL },
     };
