@@ -157,20 +157,23 @@ oko_cursor_take(struct oko_cursor *c, uint32_t len)
     return p;
 }
 
-/* The Ethernet header and at most one VLAN tag (802.1Q or 802.1ad): stores
- * the EtherType that follows them in '*type'. */
+/* The Ethernet header and at most one VLAN tag (802.1Q or 802.1ad), with
+ * at least 'next_len' bytes after them (the next header's fixed part):
+ * stores the EtherType that follows them in '*type'.  The next header is
+ * checked with the Ethernet header's own bounds check, one check instead of
+ * two on an untagged packet; its parser need not check it again. */
 OKO_INLINE const uint8_t *
-parse_ethhdr(struct oko_cursor *c, uint16_t *type)
+parse_ethhdr_and(struct oko_cursor *c, uint16_t *type, uint32_t next_len)
 {
     const uint8_t *eth = c->pos;
-    if (eth + ETH_HLEN > c->end) {
+    if (eth + ETH_HLEN + next_len > c->end) {
         return NULL;
     }
     uint32_t hlen = ETH_HLEN;
     /* Compared as on the wire, swapped once: the constants swap for free. */
     uint16_t wire = read_raw16(eth + ETH_TYPE_OFFSET);
     if (wire == __builtin_bswap16(ETH_P_8021Q) || wire == __builtin_bswap16(ETH_P_8021AD)) {
-        if (eth + ETH_HLEN + VLAN_HLEN > c->end) {
+        if (eth + ETH_HLEN + VLAN_HLEN + next_len > c->end) {
             return NULL;
         }
         wire = read_raw16(eth + ETH_TYPE_OFFSET + VLAN_HLEN);
@@ -183,6 +186,14 @@ parse_ethhdr(struct oko_cursor *c, uint16_t *type)
     *type = ethertype;
     c->pos = eth + hlen;
     return eth;
+}
+
+/* The Ethernet header and at most one VLAN tag: stores the EtherType that
+ * follows them in '*type'. */
+OKO_INLINE const uint8_t *
+parse_ethhdr(struct oko_cursor *c, uint16_t *type)
+{
+    return parse_ethhdr_and(c, type, 0);
 }
 
 /* What '*protocol' says when no transport header follows an IP header: a
@@ -205,18 +216,16 @@ ipv4_is_later_fragment(const uint8_t *ip)
     return (read_be16(ip + IPV4_FRAG) & IPV4_FRAG_OFFSET_MASK) != 0;
 }
 
-/* An IPv4 header, whole up to its fixed 20 bytes (options are not checked:
- * a filter that reads them checks them).  Stores the transport protocol in
- * '*protocol', OKO_IPPROTO_NONE when no transport header follows, and moves
- * the cursor past the options.  Filters that look at addresses only take
- * every packet whose fixed header is there, fragments and all. */
+/* The IPv4 header at the cursor, whose fixed 20 bytes the caller found
+ * whole (parse_ethhdr_and()): stores the transport protocol in '*protocol',
+ * OKO_IPPROTO_NONE when no transport header follows, and moves the cursor
+ * past the options (which are not checked: a filter that reads them checks
+ * them).  Filters that look at addresses only take every packet whose fixed
+ * header is there, fragments and all. */
 OKO_INLINE const uint8_t *
-parse_ipv4hdr(struct oko_cursor *c, uint8_t *protocol)
+ipv4hdr_at(struct oko_cursor *c, uint8_t *protocol)
 {
     const uint8_t *ip = c->pos;
-    if (ip + IPV4_MIN_HLEN > c->end) {
-        return NULL;
-    }
     uint32_t ihl = ipv4_hlen(ip);
     *protocol = ip[IPV4_PROTOCOL];
     if (ihl < IPV4_MIN_HLEN || ipv4_is_later_fragment(ip)) {
@@ -224,6 +233,17 @@ parse_ipv4hdr(struct oko_cursor *c, uint8_t *protocol)
     }
     c->pos = ip + ihl;
     return ip;
+}
+
+/* An IPv4 header, whole up to its fixed 20 bytes, as ipv4hdr_at() reads
+ * it. */
+OKO_INLINE const uint8_t *
+parse_ipv4hdr(struct oko_cursor *c, uint8_t *protocol)
+{
+    if (c->pos + IPV4_MIN_HLEN > c->end) {
+        return NULL;
+    }
+    return ipv4hdr_at(c, protocol);
 }
 
 /* An IPv6 header: its next header in '*protocol' (extension headers are not
@@ -307,10 +327,10 @@ OKO_INLINE const uint8_t *
 parse_to_ipv4(struct oko_cursor *c, uint8_t *protocol)
 {
     uint16_t type;
-    if (!parse_ethhdr(c, &type) || type != ETH_P_IPV4) {
+    if (!parse_ethhdr_and(c, &type, IPV4_MIN_HLEN) || type != ETH_P_IPV4) {
         return NULL;
     }
-    return parse_ipv4hdr(c, protocol);
+    return ipv4hdr_at(c, protocol);
 }
 
 /* parse_to_transport() for IPv4 only. */
