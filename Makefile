@@ -84,7 +84,7 @@ test-it: build-datapath
 #   evaluation  the paper's evaluation into docs/performance.md
 #               (EXPERIMENTS=1,2 ROUNDS=N SECONDS=S)
 #   filters     each library filter's cost per packet into
-#               docs/filter-costs.md (ROUNDS=N AGAINST=dir AGAINST_TOOL=path)
+#               docs/filter-costs.md (ROUNDS=N AGAINST=dir AGAINST_TOOL=path AGAINST_LABEL=text)
 #   runtime     the runtime's micro-benchmarks (interpreter vs JIT, maps,
 #               librte_bpf; ROUNDS=N), printed
 #   throughput  one comparison of the switches (ARGS="--trace realistic

@@ -4,6 +4,7 @@ interpreter, on a trace typical of its use.  Writes docs/filter-costs.md and
 filter-library/bench/filter-costs.json.
 
   make bench WHAT=filters [ROUNDS=5] [AGAINST=dir] [AGAINST_TOOL=oko-filter]
+                         [AGAINST_LABEL="what that build is"]
   (= make -C filter-library bench ...)
 
 AGAINST: a directory of the filters' objects built from another commit
@@ -40,6 +41,7 @@ from scapy.layers.l2 import Ether  # noqa: E402
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 AGAINST = os.environ.get("AGAINST")
 AGAINST_TOOL = os.environ.get("AGAINST_TOOL")
+AGAINST_LABEL = os.environ.get("AGAINST_LABEL")
 PACKETS_PER_ROUND = 200000
 LINUX_OPTIONS = [("MSS", 1460), ("SAckOK", b""), ("Timestamp", (1, 0)), ("NOP", None), ("WScale", 10)]
 
@@ -182,7 +184,9 @@ def main():
     if compared:
         that = " and ".join(([f"the objects in `{AGAINST}`"] if AGAINST else [])
                             + ([f"the runtime of `{AGAINST_TOOL}`"] if AGAINST_TOOL else []))
-        lines += ["", f"Against {that} (JIT, the same trace, alternating in every round):", "",
+        label = f": {AGAINST_LABEL}" if AGAINST_LABEL else ""
+        lines += ["", f"Against {that}{label} (JIT, the same trace, alternating in every round; "
+                  f"{ROUNDS} rounds):", "",
                   "| filter | this build ns/packet | that build ns/packet | this / that |", "|---|---:|---:|---:|"]
         lines += [f"| {name} | {r['jit_ns']:.1f} | {r['against_jit_ns']:.1f} | {r['jit_ns'] / r['against_jit_ns']:.3f} |"
                   for name, r in compared.items()]
