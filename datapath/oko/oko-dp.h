@@ -35,9 +35,10 @@
  *
  * The datapath checks a pass's packets per flow batch, after the caches
  * classified them all (oko_dp_chain_check_batch()), so that a batch costs
- * one call and each of its packets one call of the chain's fused code
- * (oko-fused.h); a refused packet is classified again, with per-packet
- * checks (oko_dp_chain_accepts()) that reuse its history. */
+ * one call of the chain's fused code (oko-fused.h), which loops over the
+ * batch's packets (and one more after each refusal); a refused packet is
+ * classified again, with per-packet checks (oko_dp_chain_accepts()) that
+ * reuse its history. */
 
 #include <stdbool.h>
 #include <stddef.h>

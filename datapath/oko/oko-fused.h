@@ -20,7 +20,8 @@
 /* Fused chains: one native function per distinct datapath chain (its
  * program instances and their results, in order) that runs the programs
  * one after the other and compares each result inline
- * (oko_jit_compile_chain()), instead of one indirect call per program.
+ * (oko_jit_compile_chain()), instead of one indirect call per program, for
+ * each packet of a batch in turn (one call a flow's packets of a burst).
  *
  * A fused chain is compiled when the first datapath flow with that chain is
  * made, shared by every flow with the same chain (a pipeline typically has
