@@ -909,6 +909,31 @@ emit_store_slot(struct jit_state *s, int reg, int32_t slot)
     emit_modrm_mem(s, reg, RSP, slot);
 }
 
+/* A refusal stub (CHAIN_STUB_BYTES): r11d = 'link', then to 'common'. */
+static void
+emit_refusal_stub(struct jit_state *s, size_t link, size_t common)
+{
+    emit_rex(s, false, 0, R11, false);
+    emit1(s, 0xb8 + (R11 & 7));                 /* mov r11d, link */
+    emit4(s, (uint32_t) link);
+    emit1(s, 0xe9);                             /* jmp common (rel32) */
+    emit4(s, (uint32_t) (common - (s->size + 4)));
+}
+
+/* A packet no program may run on (CHAIN_NOT_RUN_BYTES): rax = 'r0' (one
+ * of the OKO_R0_* that sign-extend from 32 bits), refused by program 0. */
+_Static_assert((uint64_t) (int64_t) (int32_t) OKO_R0_NO_PACKET
+               == OKO_R0_NO_PACKET
+               && (uint64_t) (int64_t) (int32_t) OKO_R0_TOO_LONG
+                  == OKO_R0_TOO_LONG,
+               "a not-run r0 is a sign-extended imm32");
+static void
+emit_not_run(struct jit_state *s, uint64_t r0, size_t common)
+{
+    emit_mov_ri(s, true, RAX, (int32_t) r0);
+    emit_refusal_stub(s, 0, common);
+}
+
 /* Where emit_chain()'s pass 1 found its labels, for pass 2. */
 enum {
     CHAIN_REFUSE,                               /* the refusal stubs */
@@ -1020,27 +1045,13 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
     size_t common = s->size + CHAIN_STUB_BYTES * src->n_links
                     + 2 * CHAIN_NOT_RUN_BYTES;
     for (size_t i = 0; i < src->n_links; i++) {
-        emit_rex(s, false, 0, R11, false);
-        emit1(s, 0xb8 + (R11 & 7));             /* mov r11d, i */
-        emit4(s, (uint32_t) i);
-        emit1(s, 0xe9);                         /* jmp common (rel32) */
-        emit4(s, (uint32_t) (common - (s->size + 4)));
+        emit_refusal_stub(s, i, common);
     }
     /* A packet no program may run on: refused by the first with its r0. */
     label[CHAIN_NO_PACKET] = s->size;
-    emit_mov_ri(s, true, RAX, (int32_t) OKO_R0_NO_PACKET);
-    emit_rex(s, false, 0, R11, false);
-    emit1(s, 0xb8 + (R11 & 7));                 /* mov r11d, 0 */
-    emit4(s, 0);
-    emit1(s, 0xe9);                             /* jmp common (rel32) */
-    emit4(s, (uint32_t) (common - (s->size + 4)));
+    emit_not_run(s, OKO_R0_NO_PACKET, common);
     label[CHAIN_TOO_LONG] = s->size;
-    emit_mov_ri(s, true, RAX, (int32_t) OKO_R0_TOO_LONG);
-    emit_rex(s, false, 0, R11, false);
-    emit1(s, 0xb8 + (R11 & 7));                 /* mov r11d, 0 */
-    emit4(s, 0);
-    emit1(s, 0xe9);                             /* jmp common (rel32) */
-    emit4(s, (uint32_t) (common - (s->size + 4)));
+    emit_not_run(s, OKO_R0_TOO_LONG, common);
 
     /* refusal->at = r11, refusal->r0 = rax; return the current index. */
     emit_load_slot(s, RCX, refusal_slot);

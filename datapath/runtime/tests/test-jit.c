@@ -223,6 +223,27 @@ run_fused(const struct oko_jit_chain *chain, size_t n, const void *pkt,
     return refusal.at;
 }
 
+/* Round 'round''s chain: 1 to N_CHAIN_PROGS of the programs, rotated, with
+ * the round's bits as expected results; the references in 'ref_chain',
+ * the fused copies' code in 'links'.  Returns its length. */
+static size_t
+pick_chain(int round, struct oko_filter *const ref[],
+           struct oko_filter *const fused[], struct oko_filter *ref_chain[],
+           struct oko_jit_chain_link links[], uint64_t expect[])
+{
+    size_t n = 1 + round % N_CHAIN_PROGS;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (i + round) % N_CHAIN_PROGS;
+        ref_chain[i] = ref[k];
+        expect[i] = (round >> i) & 1;
+        links[i] = (struct oko_jit_chain_link) {
+            .insns = fused[k]->code, .n_insns = fused[k]->prog.n_insns,
+            .expect = expect[i],
+        };
+    }
+    return n;
+}
+
 /* Two copies of every program (the same state at the start), one run one
  * by one and one fused in chains of every length and order the seed picks:
  * the same refusal index, the same r0, and the same map contents after 400
@@ -237,19 +258,10 @@ test_chain_matches_one_by_one(void)
     }
     unsigned int seed = 1;
     for (int round = 0; round < 40; round++) {
-        size_t n = 1 + round % N_CHAIN_PROGS;
         struct oko_filter *ref_chain[N_CHAIN_PROGS];
         struct oko_jit_chain_link links[N_CHAIN_PROGS];
         uint64_t expect[N_CHAIN_PROGS];
-        for (size_t i = 0; i < n; i++) {
-            size_t k = (i + round) % N_CHAIN_PROGS;
-            ref_chain[i] = ref[k];
-            expect[i] = (round >> i) & 1;
-            links[i] = (struct oko_jit_chain_link) {
-                .insns = fused[k]->code, .n_insns = fused[k]->prog.n_insns,
-                .expect = expect[i],
-            };
-        }
+        size_t n = pick_chain(round, ref, fused, ref_chain, links, expect);
         struct oko_jit_chain chain;
         char error[OKO_ERROR_MAX];
         CU_ASSERT_EQUAL_FATAL(compile_chain(links, n, &chain, error),
@@ -338,19 +350,10 @@ test_chain_batch_matches_one_by_one(void)
     unsigned int seed = 7;
     size_t n_refused = 0, n_accepted = 0;
     for (int round = 0; round < 40; round++) {
-        size_t n = 1 + round % N_CHAIN_PROGS;
         struct oko_filter *ref_chain[N_CHAIN_PROGS];
         struct oko_jit_chain_link links[N_CHAIN_PROGS];
         uint64_t expect[N_CHAIN_PROGS];
-        for (size_t i = 0; i < n; i++) {
-            size_t k = (i + round) % N_CHAIN_PROGS;
-            ref_chain[i] = ref[k];
-            expect[i] = (round >> i) & 1;
-            links[i] = (struct oko_jit_chain_link) {
-                .insns = fused[k]->code, .n_insns = fused[k]->prog.n_insns,
-                .expect = expect[i],
-            };
-        }
+        size_t n = pick_chain(round, ref, fused, ref_chain, links, expect);
         struct oko_jit_chain chain;
         char error[OKO_ERROR_MAX];
         CU_ASSERT_EQUAL_FATAL(compile_chain(links, n, &chain, error), 0);
