@@ -125,9 +125,11 @@ read_option(const uint8_t *options, uint32_t options_len, volatile uint32_t *off
     if (len < 2) {
         return 0;
     }
-    if (opt[0] == TCPOPT_MSS && len == 4 && opt + 4 <= end) {
+    if (opt[0] == TCPOPT_MSS && len == TCPOLEN_MSS
+        && opt + TCPOLEN_MSS <= end) {
         d->mss = read_be16(opt + 2);
-    } else if (opt[0] == TCPOPT_WS && len == 3 && opt + 3 <= end) {
+    } else if (opt[0] == TCPOPT_WS && len == TCPOLEN_WS
+               && opt + TCPOLEN_WS <= end) {
         d->wscale = opt[2] > 14 ? 14 : opt[2];
     }
     *offp = off + len;

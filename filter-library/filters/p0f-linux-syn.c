@@ -2,7 +2,8 @@
  * (3.x and later) client, in the style of p0f's signatures:
  *
  *     ttl <= 64, no IP options, window a multiple of the MSS (Linux uses
- *     10 * MSS), options exactly mss, sok, ts, nop, ws
+ *     10 * MSS), options exactly mss, sok, ts, nop, ws (each with its
+ *     standard length, as Linux sends them: 20 bytes)
  *
  * Every SYN it looks at is counted in 'syn_seen' (index 0: all SYNs,
  * 1: Linux-like), so an operator can read the ratio with DUMP_MAPS. */
@@ -10,7 +11,15 @@
 
 #define LINUX_MAX_TTL 64
 #define IPV4_NO_OPTIONS 0x45            /* version 4, header length 5 words */
-#define N_OPTIONS 5
+
+/* Linux's SYN options, at these offsets in the options. */
+#define OPT_MSS 0
+#define OPT_SACK_OK (OPT_MSS + TCPOLEN_MSS)
+#define OPT_TIMESTAMP (OPT_SACK_OK + TCPOLEN_SACK_OK)
+#define OPT_NOP (OPT_TIMESTAMP + TCPOLEN_TIMESTAMP)
+#define OPT_WS (OPT_NOP + 1)
+#define LINUX_OPTIONS_LEN (OPT_WS + TCPOLEN_WS)
+
 #define COUNT_ALL_SYNS 0
 #define COUNT_LINUX_SYNS 1
 
@@ -29,7 +38,6 @@ OKO_FILTER uint64_t
 p0f_linux_syn(const void *pkt, uint64_t len)
 {
     struct oko_cursor cur = oko_cursor(pkt, len);
-    const uint8_t *end = cur.end;
     uint8_t protocol;
 
     /* 'protocol' unused: with no options (IHL 5) the IHL check inside the
@@ -49,38 +57,23 @@ p0f_linux_syn(const void *pkt, uint64_t len)
         return OKO_NO_MATCH;
     }
 
-    /* Walk the options: at most N_OPTIONS, each bounds-checked against the
-     * packet end. */
-    static const uint8_t expected[N_OPTIONS] = {
-        TCPOPT_MSS, TCPOPT_SACK_OK, TCPOPT_TIMESTAMP, TCPOPT_NOP, TCPOPT_WS,
-    };
-    uint32_t options_len = tcp_hlen(tcp) - TCP_MIN_HLEN;
-    if (options_len > TCP_MAX_OPTIONS_LEN) {
+    /* The options, as Linux lays them out in a SYN: each at a fixed place,
+     * with its RFC length, in the first LINUX_OPTIONS_LEN bytes. */
+    if (tcp_hlen(tcp) < TCP_MIN_HLEN + LINUX_OPTIONS_LEN) {
         return OKO_NO_MATCH;
     }
-    const uint8_t *opt = cur.pos;
-    const uint8_t *opt_end = opt + options_len;
-    uint32_t mss = 0;
-#pragma clang loop unroll(full)
-    for (int i = 0; i < N_OPTIONS; i++) {
-        if (opt + 1 > end || opt >= opt_end || opt[0] != expected[i]) {
-            return OKO_NO_MATCH;
-        }
-        if (opt[0] == TCPOPT_NOP) {
-            opt += 1;
-            continue;
-        }
-        if (opt + 2 > end || opt[1] < 2 || opt + opt[1] > end) {
-            return OKO_NO_MATCH;                        /* the whole option must be there */
-        }
-        if (opt[0] == TCPOPT_MSS) {
-            if (opt + 4 > end) {
-                return OKO_NO_MATCH;
-            }
-            mss = read_be16(opt + 2);
-        }
-        opt += opt[1];
+    const uint8_t *opt = oko_cursor_take(&cur, LINUX_OPTIONS_LEN);
+    if (!opt
+        || opt[OPT_MSS] != TCPOPT_MSS || opt[OPT_MSS + 1] != TCPOLEN_MSS
+        || opt[OPT_SACK_OK] != TCPOPT_SACK_OK
+        || opt[OPT_SACK_OK + 1] != TCPOLEN_SACK_OK
+        || opt[OPT_TIMESTAMP] != TCPOPT_TIMESTAMP
+        || opt[OPT_TIMESTAMP + 1] != TCPOLEN_TIMESTAMP
+        || opt[OPT_NOP] != TCPOPT_NOP
+        || opt[OPT_WS] != TCPOPT_WS || opt[OPT_WS + 1] != TCPOLEN_WS) {
+        return OKO_NO_MATCH;
     }
+    uint32_t mss = read_be16(opt + OPT_MSS + 2);
     uint32_t window = read_be16(tcp + TCP_WINDOW);
     if (mss == 0 || window % mss != 0) {
         return OKO_NO_MATCH;

@@ -102,13 +102,21 @@ test_p0f_linux_syn(void)
         /* Windows options */
         CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len), 0);
         CU_ASSERT_EQUAL(e->run(f, p.bytes, 20), 0);                 /* runt */
-        /* 6 SYNs seen, 1 Linux-like. */
+        /* Linux's options but ws with length 4 (the packet has the byte):
+         * not the signature, whose options have their standard lengths. */
+        uint8_t long_ws[sizeof linux_options];
+        memcpy(long_ws, linux_options, sizeof long_ws);
+        long_ws[sizeof long_ws - 2] = 4;
+        p = tcp_packet(client, 40000, server, 80, 0x02, 64, 64240,
+                       long_ws, sizeof long_ws);
+        CU_ASSERT_EQUAL(e->run(f, p.bytes, p.len + 1), 0);
+        /* 7 SYNs seen, 1 Linux-like. */
         oko_epoch_enter();
         uint32_t index = 0;
         const uint64_t *all = oko_map_lookup(f->maps[0], &index);
         index = 1;
         const uint64_t *linux_like = oko_map_lookup(f->maps[0], &index);
-        CU_ASSERT(all && *all == 6);
+        CU_ASSERT(all && *all == 7);
         CU_ASSERT(linux_like && *linux_like == 1);
         oko_epoch_exit();
         oko_filter_destroy(f);

@@ -71,6 +71,11 @@
 #define TCPOPT_SACK_OK  4
 #define TCPOPT_TIMESTAMP 8
 
+#define TCPOLEN_MSS     4       /* TCP option lengths (RFC 9293, 7323, 2018) */
+#define TCPOLEN_WS      3
+#define TCPOLEN_SACK_OK 2
+#define TCPOLEN_TIMESTAMP 10
+
 #define UDP_HLEN        8
 #define UDP_SRC_PORT    0
 #define UDP_DST_PORT    2
