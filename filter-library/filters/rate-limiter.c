@@ -36,8 +36,11 @@ rate_limiter(const void *pkt, uint64_t len)
         return OKO_NO_MATCH;
     }
     const struct params *p = oko_map_first(&params);
-    uint64_t rate = p && p->rate ? p->rate : DEFAULT_RATE;
-    uint64_t capacity = oko_token_bucket_capacity(p && p->burst ? p->burst : rate);
+    if (!p) {
+        return OKO_NO_MATCH;            /* an array's entry is always there */
+    }
+    uint64_t rate = p->rate ? p->rate : DEFAULT_RATE;
+    uint64_t capacity = oko_token_bucket_capacity(p->burst ? p->burst : rate);
 
     uint32_t src = read_raw32(ip + IPV4_SRC);
     uint64_t now = oko_time_ns();
