@@ -102,6 +102,73 @@ def pytest_runtest_makereport(item, call):
         log = member / "data" / "log" / "karaf.log"
         if log.exists():
             shutil.copy(log, target / f"{member.name}.log")
+    # The artifacts stay on the machine that ran the tests; what says whether the switch itself failed goes into
+    # the report, which CI prints.
+    report.sections.append(("ovs-vswitchd at the failure", vswitchd_state(run)))
+
+
+# Log lines that tell how ovs-vswitchd ended or what went wrong in it: the fatal-signal handler's lines and its
+# SIGSEGV backtrace (one "0x..." line a frame, with libunwind), assertion failures (EMER) and errors; the
+# per-message vconn debugging of some tests is left out.
+VSWITCHD_NOTABLE = ("|EMER|", "|ERR|", "SIGSEGV detected", "|fatal_signal|")
+
+
+def vswitchd_state(run):
+    """Whether the tests' ovs-vswitchd still runs, and the last notable lines of its log."""
+    pidfile = run / "ovs" / "ovs-vswitchd.pid"
+    try:
+        pid = int(pidfile.read_text().strip())
+        os.kill(pid, 0)
+        state = f"ovs-vswitchd (pid {pid}) is running"
+    except (OSError, ValueError):
+        state = f"ovs-vswitchd is NOT running (pidfile {pidfile})"
+    log = run / "ovs" / "ovs-vswitchd.log"
+    lines = []
+    if log.exists():
+        with open(log, errors="replace") as f:
+            lines = [line.rstrip() for line in f
+                     if "|vconn|" not in line
+                     and (line.startswith("0x") or any(mark in line for mark in VSWITCHD_NOTABLE))]
+    return "\n".join([state, f"last notable lines of {log}:"] + lines[-40:])
+
+
+# What ovs-vswitchd writes into its log when it crashes (the fatal-signal handler, built with libunwind) or an
+# assertion fails (ovs_assert: EMER).
+VSWITCHD_CRASHED = ("SIGSEGV detected", "|EMER|")
+
+
+def log_position(log):
+    """Where `log` ends now, as (inode, size); None if it does not exist."""
+    try:
+        st = log.stat()
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_size
+
+
+def log_lines_since(log, position):
+    """The lines written to `log` after `position` (log_position()); all of it if it was made anew since."""
+    now = log_position(log)
+    if now is None:
+        return []
+    start = position[1] if position and position[0] == now[0] and position[1] <= now[1] else 0
+    with open(log, "rb") as f:
+        f.seek(start)
+        return f.read().decode(errors="replace").splitlines()
+
+
+@pytest.fixture(autouse=True)
+def the_switch_does_not_crash():
+    """A test during which the tests' ovs-vswitchd crashed or failed an assertion fails, with the lines of its log
+    that say where, even if what the test asserts still held (a switch restarted by a later `up` would hide it)."""
+    log = pathlib.Path(system_env()["OKO_RUN"]) / "ovs" / "ovs-vswitchd.log"
+    start = log_position(log)
+    yield
+    lines = log_lines_since(log, start)
+    if any(mark in line for line in lines for mark in VSWITCHD_CRASHED):
+        notable = [line for line in lines if "|vconn|" not in line
+                   and (line.startswith("0x") or any(mark in line for mark in VSWITCHD_NOTABLE))]
+        pytest.fail(f"ovs-vswitchd crashed during this test ({log}):\n" + "\n".join(notable[-40:]), pytrace=False)
 
 
 @pytest.fixture(scope="session", autouse=True)
