@@ -113,6 +113,12 @@ def pytest_runtest_makereport(item, call):
 VSWITCHD_NOTABLE = ("|EMER|", "|ERR|", "SIGSEGV detected", "|fatal_signal|")
 
 
+def notable_lines(lines):
+    """The last 40 of `lines` (ovs-vswitchd's log) that VSWITCHD_NOTABLE or a backtrace frame names."""
+    return [line.rstrip() for line in lines if "|vconn|" not in line
+            and (line.startswith("0x") or any(mark in line for mark in VSWITCHD_NOTABLE))][-40:]
+
+
 def vswitchd_state(run):
     """Whether the tests' ovs-vswitchd still runs, and the last notable lines of its log."""
     pidfile = run / "ovs" / "ovs-vswitchd.pid"
@@ -126,10 +132,8 @@ def vswitchd_state(run):
     lines = []
     if log.exists():
         with open(log, errors="replace") as f:
-            lines = [line.rstrip() for line in f
-                     if "|vconn|" not in line
-                     and (line.startswith("0x") or any(mark in line for mark in VSWITCHD_NOTABLE))]
-    return "\n".join([state, f"last notable lines of {log}:"] + lines[-40:])
+            lines = notable_lines(f)
+    return "\n".join([state, f"last notable lines of {log}:"] + lines)
 
 
 # What ovs-vswitchd writes into its log when it crashes (the fatal-signal handler, built with libunwind) or an
@@ -166,9 +170,8 @@ def the_switch_does_not_crash():
     yield
     lines = log_lines_since(log, start)
     if any(mark in line for line in lines for mark in VSWITCHD_CRASHED):
-        notable = [line for line in lines if "|vconn|" not in line
-                   and (line.startswith("0x") or any(mark in line for mark in VSWITCHD_NOTABLE))]
-        pytest.fail(f"ovs-vswitchd crashed during this test ({log}):\n" + "\n".join(notable[-40:]), pytrace=False)
+        pytest.fail(f"ovs-vswitchd crashed during this test ({log}):\n" + "\n".join(notable_lines(lines)),
+                    pytrace=False)
 
 
 @pytest.fixture(scope="session", autouse=True)
