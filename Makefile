@@ -71,7 +71,8 @@ test-java:
 test-datapath: build-datapath
 	$(MAKE) -C datapath --no-print-directory check
 
-test-filters:
+test-filters: bootstrap
+	$(MAKE) -C datapath/runtime --no-print-directory build/oko-filter
 	$(MAKE) -C filter-library --no-print-directory check
 
 # End to end: starts the system, checks it, stops it.  Needs test-java's
