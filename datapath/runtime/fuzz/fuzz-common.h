@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oko-filter.h"
 #include "oko-program.h"
 
 static const struct oko_map_decl fuzz_maps[] = {
@@ -33,6 +34,39 @@ fuzz_program(const uint8_t *data, size_t size, struct oko_program *prog)
     prog->n_maps = sizeof fuzz_maps / sizeof *fuzz_maps;
     memcpy(prog->maps, fuzz_maps, sizeof fuzz_maps);
     return 1;
+}
+
+/* A program the fold analysis calls foldable gives the same r0 on another
+ * packet that agrees on the bytes it depends on (and is long enough if it
+ * uses the length): the other bytes and the length changed. */
+static inline void
+fuzz_folded_verdict(const struct oko_filter *f, const uint8_t *pkt,
+                    size_t len, uint64_t r0)
+{
+    const struct oko_fold *fold = &f->fold;
+    static uint8_t other[256];
+
+    if (!fold->foldable || (fold->uses_len && len < OKO_FOLD_MIN_LEN)) {
+        return;
+    }
+    size_t other_len = (len * 7 + 3) % sizeof other;
+    if (fold->uses_len && other_len < OKO_FOLD_MIN_LEN) {
+        other_len += OKO_FOLD_MIN_LEN;
+    }
+    for (size_t i = 0; i < sizeof other; i++) {
+        bool kept = i < OKO_FOLD_BYTES && fold->depends >> i & 1;
+        if (kept && i >= len) {
+            __builtin_trap();       /* depends on a byte it cannot read */
+        }
+        other[i] = kept ? pkt[i] : (i < len ? pkt[i] : 0) ^ 0x5a;
+    }
+    oko_epoch_enter();
+    uint64_t other_r0 = oko_interp_run(f->code, other, other_len,
+                                       oko_stack_top());
+    oko_epoch_exit();
+    if (other_r0 != r0) {
+        __builtin_trap();
+    }
 }
 
 #endif

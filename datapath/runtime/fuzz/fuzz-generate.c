@@ -300,6 +300,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
         }
     }
+    if (f->fold.foldable) {
+        oko_epoch_enter();
+        uint64_t r0 = oko_interp_run(f->code, packet, len, oko_stack_top());
+        oko_epoch_exit();
+        fuzz_folded_verdict(f, packet, len, r0);
+    }
     if (getenv("OKO_FUZZ_SHOW")) {
         fprintf(stderr, "accepted: %zu instructions\n", f->prog.n_insns);
     }

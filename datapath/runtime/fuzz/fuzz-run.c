@@ -111,6 +111,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         oko_epoch_enter();
         uint64_t interp = oko_interp_run(f->code, pkt, len, oko_stack_top());
         oko_epoch_exit();
+        fuzz_folded_verdict(f, pkt, len, interp);
         if (f->jit.fn) {
             oko_epoch_enter();
             uint64_t jit = f->jit.fn(pkt, len, oko_stack_top());

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "oko-epoch.h"
+#include "oko-fold.h"
 #include "oko-interp.h"
 #include "oko-jit.h"
 #include "oko-map.h"
@@ -53,6 +54,8 @@ struct oko_filter {
     struct oko_map *maps[OKO_MAX_MAPS];
     size_t memory;                  /* bytes of all maps */
     struct oko_verify_stats verify_stats;
+    /* Whether a switch may decide it once per cached flow (oko-fold.h). */
+    struct oko_fold fold;
 };
 
 /* Loads, verifies, links and (unless opts->interpret, or without a JIT for

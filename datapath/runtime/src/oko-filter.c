@@ -81,6 +81,7 @@ oko_filter_from_program(struct oko_program *prog,
     if (err) {
         goto fail;
     }
+    oko_fold_analyse(&f->prog, &f->fold);
     for (size_t i = 0; i < f->prog.n_maps; i++) {
         const struct oko_filter *old = opts->keep_maps_from;
         if (old && i < old->prog.n_maps

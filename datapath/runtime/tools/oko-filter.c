@@ -168,6 +168,9 @@ cmd_verify(int argc, char *argv[])
     }
     memcpy(copy.maps, maps, sizeof maps);
     print_maps(&copy);
+    char fold[128];
+    oko_fold_format(&f->fold, fold, sizeof fold);
+    printf("  %s\n", fold);
     oko_filter_destroy(f);
     return 0;
 }
