@@ -11,6 +11,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/include/oko-asm.h \
 	lib/oko-runtime/include/oko-epoch.h \
 	lib/oko-runtime/include/oko-filter.h \
+	lib/oko-runtime/include/oko-fold.h \
 	lib/oko-runtime/include/oko-helpers.h \
 	lib/oko-runtime/include/oko-inline.h \
 	lib/oko-runtime/include/oko-interp.h \
@@ -25,6 +26,7 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko-runtime/src/oko-elf.c \
 	lib/oko-runtime/src/oko-epoch.c \
 	lib/oko-runtime/src/oko-filter.c \
+	lib/oko-runtime/src/oko-fold.c \
 	lib/oko-runtime/src/oko-helpers.c \
 	lib/oko-runtime/src/oko-inline.c \
 	lib/oko-runtime/src/oko-interp.c \
@@ -58,6 +60,8 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-chain.h \
 	lib/oko/oko-dp.c \
 	lib/oko/oko-dp.h \
+	lib/oko/oko-fold-xlate.c \
+	lib/oko/oko-fold-xlate.h \
 	lib/oko/oko-fused.c \
 	lib/oko/oko-fused.h \
 	lib/oko/oko-instance.c \

@@ -29,6 +29,7 @@
 #include "dp-packet.h"
 #include "oko-filter.h"
 #include "oko/oko-chain.h"
+#include "oko/oko-fold-xlate.h"
 #include "oko/oko-fused.h"
 #include "oko/oko-instance.h"
 #include "oko/oko-ofp-msgs.h"
@@ -936,6 +937,9 @@ oko_show(struct unixctl_conn *conn, int argc, const char *argv[],
                           "    runs %" PRIu64 ", matches %" PRIu64
                           ", errors %" PRIu64 ", %.1f ns per run\n",
                           t.runs, t.matches, t.errors, t.avg_ns);
+            char fold[128];
+            oko_fold_format(&f->fold, fold, sizeof fold);
+            ds_put_format(&s, "    %s\n", fold);
             for (size_t m = 0; m < f->prog.n_maps; m++) {
                 const struct oko_map_decl *d = &f->prog.maps[m];
                 struct oko_map_stats_counts c;
@@ -1011,6 +1015,22 @@ oko_set_chain_fusion(struct unixctl_conn *conn, int argc OVS_UNUSED,
 }
 
 static void
+oko_set_result_folding(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                       const char *argv[] OVS_UNUSED, void *enable_)
+{
+    bool enable = enable_ != NULL;
+
+    oko_fold_xlate_set_enabled(enable);
+    /* Flows translated the other way stay until revalidated;
+     * "revalidator/purge" drops them at once. */
+    VLOG_INFO("programs whose verdict folds are %s",
+              enable ? "decided once per cached flow (result folding on)"
+                     : "run on every packet (result folding off)");
+    unixctl_command_reply(conn, enable ? "result folding enabled"
+                                       : "result folding disabled");
+}
+
+static void
 oko_show_fused_chains(struct unixctl_conn *conn, int argc OVS_UNUSED,
                       const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
 {
@@ -1040,6 +1060,10 @@ ofproto_oko_init(void)
                                  oko_set_chain_fusion, &enable);
         unixctl_command_register("oko/fused-chains", "", 0, 0,
                                  oko_show_fused_chains, NULL);
+        unixctl_command_register("oko/disable-result-folding", "", 0, 0,
+                                 oko_set_result_folding, NULL);
+        unixctl_command_register("oko/enable-result-folding", "", 0, 0,
+                                 oko_set_result_folding, &enable);
         ovsthread_once_done(&once);
     }
 }
@@ -1151,6 +1175,7 @@ ofproto_oko_error_reply(struct ofproto *ofproto, enum ofperr error,
 bool
 ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
                    const struct dp_packet *packet,
+                   const struct flow *upcall_flow, struct flow_wildcards *wc,
                    const struct oko_chain *history, struct oko_chain *chain)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
@@ -1167,6 +1192,11 @@ ofproto_oko_filter(const struct ofproto *ofproto, uint32_t prog_id,
     }
 
     const struct oko_instance *inst = prog_inst(prog);
+    bool match;
+    if (oko_fold_xlate(inst, upcall_flow, wc, packet != NULL, &match)) {
+        return match;
+    }
+
     int result = oko_chain_find(chain, inst->serial);
     if (result >= 0) {
         return result;          /* This translation asked already. */

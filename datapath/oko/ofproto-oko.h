@@ -26,6 +26,8 @@
 #include "openvswitch/types.h"
 
 struct dp_packet;
+struct flow;
+struct flow_wildcards;
 struct ofconn;
 struct ofp_header;
 struct simap;
@@ -62,15 +64,20 @@ void ofproto_oko_rule_count(struct ofproto *, uint32_t prog_id, int delta);
 struct ofpbuf *ofproto_oko_error_reply(struct ofproto *, enum ofperr,
                                        const struct ofp_header *request);
 
-/* Translation: does program 'prog_id' of 'ofproto' accept 'packet'?  The
- * answer comes from 'chain' (this translation's chain so far), else from
- * 'history' (results the datapath already has for this packet, or the
+/* Translation: does program 'prog_id' of 'ofproto' accept 'packet'?  A
+ * program whose verdict folds is decided from 'upcall_flow' (the packet's
+ * flow as the datapath received it), with what it depends on un-wildcarded
+ * in 'wc', and leaves no trace in 'chain' (oko-fold-xlate.h).  Otherwise
+ * the answer comes from 'chain' (this translation's chain so far), else
+ * from 'history' (results the datapath already has for this packet, or the
  * cached chain revalidation replays; may be NULL), else from running the
  * program on 'packet'; it is appended to 'chain'.  Without a packet and
  * history nothing runs: the answer is no and the chain is marked
  * unresolved.  A program that is not loaded accepts nothing. */
 bool ofproto_oko_filter(const struct ofproto *, uint32_t prog_id,
                         const struct dp_packet *packet,
+                        const struct flow *upcall_flow,
+                        struct flow_wildcards *wc,
                         const struct oko_chain *history,
                         struct oko_chain *chain);
 
