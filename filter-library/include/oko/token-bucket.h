@@ -40,24 +40,25 @@ oko_token_bucket_first(uint64_t capacity, uint64_t now)
 
 /* Refills 'b' for the time since its last refill ('rate' tokens a second,
  * up to 'capacity'), then takes one token: 1 if there was one, 0 if not
- * (over the limit).  'rate' is at least 1. */
+ * (over the limit).  'rate' is at least 1 and 'capacity' at least one token
+ * (a burst of at least 1), so a bucket that had time to fill has one. */
 OKO_INLINE int
 oko_token_bucket_take(struct oko_token_bucket *b, uint64_t rate, uint64_t capacity, uint64_t now)
 {
     uint64_t elapsed = now - b->last_ns;
     uint64_t tokens = b->tokens_ns;
 
+    b->last_ns = now;
     /* Without overflowing: a full bucket needs capacity / rate ns, and below
      * that elapsed x rate < capacity. */
     if (elapsed >= capacity / rate) {
-        tokens = capacity;
-    } else {
-        tokens += elapsed * rate;
-        if (tokens > capacity) {
-            tokens = capacity;
-        }
+        b->tokens_ns = capacity - OKO_NS_PER_SEC;
+        return 1;
     }
-    b->last_ns = now;
+    tokens += elapsed * rate;
+    if (tokens > capacity) {
+        tokens = capacity;
+    }
     if (tokens < OKO_NS_PER_SEC) {
         b->tokens_ns = tokens;
         return 0;
