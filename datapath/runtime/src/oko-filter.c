@@ -81,7 +81,14 @@ oko_filter_from_program(struct oko_program *prog,
     if (err) {
         goto fail;
     }
-    oko_fold_analyse(&f->prog, &f->fold);
+    if (opts->verify.min_len) {
+        /* Reads the verifier let through on that promise alone are not
+         * guarded by a length comparison the analysis would see. */
+        f->fold = (struct oko_fold) {
+            .why = "verified for a minimum packet length (--min-len)" };
+    } else {
+        oko_fold_analyse(&f->prog, &f->fold);
+    }
     for (size_t i = 0; i < f->prog.n_maps; i++) {
         const struct oko_filter *old = opts->keep_maps_from;
         if (old && i < old->prog.n_maps

@@ -31,6 +31,12 @@ check "verify lists maps" 0 "map 1 'seen_protos': lru_hash, key 4 bytes, value 8
     "$TOOL" verify "$B/progs/count_by_proto.o"
 check "verify rejects with the reason" 1 "rejected: insn 0: packet read of 2 bytes at offset 12 is not proven within len" \
     "$TOOL" verify tests/verifier/unsafe/pkt-no-check.s
+check "verify says whether a program folds" 0 "folds: on bytes 6-11, for packets of 14 bytes or more" \
+    "$TOOL" verify "$B/progs/mac_src_guard.o"
+check "verify says why a program does not fold" 0 "does not fold: insn 4: it uses a map" \
+    "$TOOL" verify "$B/progs/verdict_map.o"
+check "no fold for a program verified with a minimum length" 0 "does not fold: insn 0: verified for a minimum packet length" \
+    "$TOOL" verify tests/verifier/unsafe/pkt-no-check.s --min-len 14
 check "verify rejects a loop from C" 1 "makes a loop" \
     "$TOOL" verify "$B/progs/unsafe_loop.o"
 check "verify refuses a non-object" 1 "rejected: line 2: unknown instruction" \
