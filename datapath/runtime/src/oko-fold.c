@@ -346,7 +346,10 @@ do_alu(struct folder *f, struct path *p, const struct oko_insn *insn)
                   "beyond adding constants");
     }
     if (op == OP_END) {
-        *dst = dst->kind == K_CONST ? data(0) : *dst;
+        if (dst->kind == K_CONST) {     /* as the interpreter does it */
+            *dst = constant(oko_isa_endian(is64 || (insn->opcode & SRC_X),
+                                           insn->imm, dst->k));
+        }
     } else if (dst->kind == K_CONST && (src.kind == K_CONST || op == 0x80)) {
         *dst = constant(oko_isa_alu(op, insn->off, is64, dst->k, src.k));
     } else {

@@ -103,6 +103,14 @@ static const struct fold_case cases[] = {
       "and %r3, 1\n"
       "mov %r0, %r3\n"
       "out:\nexit\n", false, 0, false, "length" },
+    { "a byte-swapped constant stays known (the verifier's dead code too)",
+      "mov %r0, 1\n"
+      "mov %r3, 0x100\n"
+      "be16 %r3\n"
+      "jeq %r3, 1, out\n"
+      "ldxb %r0, [%r1+70]\n"
+      "out:\n"
+      "exit\n", true, 0, false, NULL },
     { "the length as the verdict",
       "mov %r0, %r2\nexit\n", false, 0, false, "returns" },
     { "the length in arithmetic",
