@@ -67,7 +67,8 @@ struct ofpbuf *ofproto_oko_error_reply(struct ofproto *, enum ofperr,
 /* Translation: does program 'prog_id' of 'ofproto' accept 'packet'?  A
  * program whose verdict folds is decided from 'upcall_flow' (the packet's
  * flow as the datapath received it), with what it depends on un-wildcarded
- * in 'wc', and leaves no trace in 'chain' (oko-fold-xlate.h).  Otherwise
+ * in 'wc' (NULL: no folding), and leaves no trace in 'chain'
+ * (oko-fold-xlate.h).  Otherwise
  * the answer comes from 'chain' (this translation's chain so far), else
  * from 'history' (results the datapath already has for this packet, or the
  * cached chain revalidation replays; may be NULL), else from running the

@@ -63,7 +63,7 @@ oko_fold_xlate(const struct oko_instance *inst,
     const struct oko_fold *fold = &inst->filter->fold;
     uint8_t frame[ETH_HEADER_LEN];
 
-    if (!fold->foldable || fold->depends & ~FOLD_ETH_ADDR_BYTES
+    if (!wc || !fold->foldable || fold->depends & ~FOLD_ETH_ADDR_BYTES
         || !oko_fold_xlate_is_enabled()) {
         return false;
     }
@@ -91,8 +91,15 @@ oko_fold_xlate(const struct oko_instance *inst,
         memcpy(frame + ETH_ADDR_LEN, upcall_flow->dl_src.ea, ETH_ADDR_LEN);
         /* Bytes 12-13 stay 0: the program does not depend on them. */
     }
-    *match = count
-             ? oko_instance_run_on(inst, frame, sizeof frame)
-             : oko_filter_run(inst->filter, frame, sizeof frame) == 1;
+    uint64_t r0 = oko_filter_run(inst->filter, frame, sizeof frame);
+    if (r0 > 1) {
+        /* An error (no stack for the run, say) is this run's, not the
+         * flow's verdict: not cached; the program is asked per packet. */
+        return false;
+    }
+    if (count) {
+        oko_instance_count(inst, r0);
+    }
+    *match = r0 == 1;
     return true;
 }

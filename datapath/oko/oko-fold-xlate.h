@@ -34,8 +34,9 @@ struct oko_instance;
  * datapath received it), sets '*match' to its verdict, un-wildcards in
  * 'wc' what the verdict depends on, and returns true.  'count' counts the
  * run in the program's statistics (a packet's translation; not for
- * revalidation).  False, touching nothing, if it does not fold or folding
- * is off. */
+ * revalidation).  False if it does not fold, folding is off, 'wc' is NULL
+ * (a translation whose wildcards do not become the cached flow's, such as
+ * a native tunnel's underlay), or the run failed (r0 neither 0 nor 1). */
 bool oko_fold_xlate(const struct oko_instance *inst,
                     const struct flow *upcall_flow, struct flow_wildcards *wc,
                     bool count, bool *match);
