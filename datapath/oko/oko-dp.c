@@ -157,52 +157,56 @@ oko_dp_history_count(void)
     return atomic_count_get(&n_histories);
 }
 
-static struct oko_dp_history *
+/* The thread's first pass: its history's pages.  Out of line, so that
+ * history_get() stays a thread-local load and a test in every pass. */
+static struct oko_dp_history * OKO_NOINLINE
+history_create(struct oko_dp_history **h)
+{
+    static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
+
+    if (ovsthread_once_start(&once)) {
+        ovsthread_key_create(&history_key, history_unmap);
+        ovsthread_once_done(&once);
+    }
+    /* Pages of its own, not malloc's: 74 kB from the PMD thread's heap
+     * would move everything the datapath allocates after it (the
+     * lookup's scratch blocks among them) to other offsets within their
+     * pages than in vanilla OVS, which measurably slows the megaflow
+     * lookup of a switch that runs no program (docs/performance.md). */
+    void *p = mmap(NULL, sizeof **h, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        out_of_memory();
+    }
+    *h = p;                     /* Zeroed, as anonymous pages are. */
+    ovsthread_setspecific(history_key, p);
+    atomic_count_inc(&n_histories);
+    return *h;
+}
+
+static inline struct oko_dp_history *
 history_get(void)
 {
     struct oko_dp_history **h = oko_dp_thread_history_get();
 
-    if (OVS_UNLIKELY(!*h)) {
-        static struct ovsthread_once once = OVSTHREAD_ONCE_INITIALIZER;
-
-        if (ovsthread_once_start(&once)) {
-            ovsthread_key_create(&history_key, history_unmap);
-            ovsthread_once_done(&once);
-        }
-        /* Pages of its own, not malloc's: 74 kB from the PMD thread's heap
-         * would move everything the datapath allocates after it (the
-         * lookup's scratch blocks among them) to other offsets within their
-         * pages than in vanilla OVS, which measurably slows the megaflow
-         * lookup of a switch that runs no program (docs/performance.md). */
-        void *p = mmap(NULL, sizeof **h, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) {
-            out_of_memory();
-        }
-        *h = p;                     /* Zeroed, as anonymous pages are. */
-        ovsthread_setspecific(history_key, p);
-        atomic_count_inc(&n_histories);
-    }
-    return *h;
+    return OVS_LIKELY(*h) ? *h : history_create(h);
 }
 
 /* A pass's mark: the enclosing pass's first record, and whether the
  * enclosing pass was already in an epoch section (then a nested pass must
  * leave it to that pass). */
-size_t
-oko_dp_history_enter(void)
+static inline size_t
+history_enter(struct oko_dp_history *h)
 {
-    struct oko_dp_history *h = history_get();
     size_t mark = h->base << 1 | h->in_epoch;
 
     h->base = h->n;
     return mark;
 }
 
-void
-oko_dp_history_leave(size_t mark)
+static inline void
+history_leave(struct oko_dp_history *h, size_t mark)
 {
-    struct oko_dp_history *h = history_get();
     bool outer_in_epoch = mark & 1;
 
     h->n = h->base;
@@ -213,6 +217,18 @@ oko_dp_history_leave(size_t mark)
     }
 }
 
+size_t
+oko_dp_history_enter(void)
+{
+    return history_enter(history_get());
+}
+
+void
+oko_dp_history_leave(size_t mark)
+{
+    history_leave(history_get(), mark);
+}
+
 struct oko_dp_pass *
 oko_dp_pass_enter(const struct dp_packet_batch *packets)
 {
@@ -220,7 +236,9 @@ oko_dp_pass_enter(const struct dp_packet_batch *packets)
 
     ovs_assert(h->depth < OKO_DP_PASS_MAX);
     struct oko_dp_pass *pass = &h->passes[h->depth++];
-    pass->mark = oko_dp_history_enter();
+    /* The thread's history looked up once: this runs on every pass,
+     * with programs or without. */
+    pass->mark = history_enter(h);
     dp_packet_batch_init(&pass->upcalls);
     pass->n_arrival = 0;
     if (OVS_UNLIKELY(oko_dp_chains_exist())) {
@@ -240,7 +258,7 @@ oko_dp_pass_leave(struct oko_dp_pass *pass)
     struct oko_dp_history *h = history_get();
 
     ovs_assert(h->depth > 0 && pass == &h->passes[h->depth - 1]);
-    oko_dp_history_leave(pass->mark);
+    history_leave(h, pass->mark);
     h->depth--;
 }
 
