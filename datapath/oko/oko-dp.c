@@ -21,16 +21,23 @@
 #include <sys/mman.h>
 
 #include "cmap.h"
+#include "coverage.h"
 #include "dp-packet.h"
 #include "dpif-netdev-private-dpcls.h"
 #include "dpif-netdev-private-flow.h"
 #include "oko/oko-instance.h"
 #include "oko-epoch.h"
 #include "openvswitch/dynamic-string.h"
+#include "openvswitch/vlog.h"
 #include "ovs-thread.h"
 #include "util.h"
 
+VLOG_DEFINE_THIS_MODULE(oko_dp);
+
 /* Chains. */
+
+COVERAGE_DEFINE(oko_dp_deferred);
+COVERAGE_DEFINE(oko_dp_defer_dropped);
 
 atomic_count oko_dp_n_chains = ATOMIC_COUNT_INIT(0);
 
@@ -81,6 +88,44 @@ oko_dp_chain_create__(const struct oko_chain *chain, bool *ok)
     dp->fused_fn = dp->fused ? oko_fused_fn(dp->fused) : NULL;
     atomic_count_inc(&oko_dp_n_chains);
     return dp;
+}
+
+/* Passes. */
+
+DEFINE_EXTERN_PER_THREAD_DATA(oko_dp_thread_passes, { .open = 0 });
+
+bool
+oko_dp_defer(struct dp_packet *packet)
+{
+    struct oko_dp_thread_passes *t = oko_dp_thread_passes_get();
+
+    if (t->open) {
+        return false;
+    }
+    if (OVS_UNLIKELY(dp_packet_batch_size(&t->deferred) >= NETDEV_MAX_BURST)) {
+        /* Cannot happen: one pass defers, at most its burst, and its caller
+         * takes them before another pass without checks runs.  Dropped,
+         * never forwarded unchecked. */
+        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
+        VLOG_WARN_RL(&rl, "dropped a packet: no room to defer its chain "
+                     "check");
+        COVERAGE_INC(oko_dp_defer_dropped);
+        dp_packet_delete(packet);
+        return true;
+    }
+    dp_packet_batch_add(&t->deferred, packet);
+    COVERAGE_INC(oko_dp_deferred);
+    return true;
+}
+
+void
+oko_dp_take_deferred(struct dp_packet_batch *batch)
+{
+    struct oko_dp_thread_passes *t = oko_dp_thread_passes_get();
+
+    *batch = t->deferred;
+    dp_packet_batch_init(&t->deferred);
 }
 
 void
@@ -236,8 +281,10 @@ oko_dp_pass_enter(const struct dp_packet_batch *packets)
 
     ovs_assert(h->depth < OKO_DP_PASS_MAX);
     struct oko_dp_pass *pass = &h->passes[h->depth++];
-    /* The thread's history looked up once: this runs on every pass,
-     * with programs or without. */
+
+    oko_dp_thread_passes_get()->open++;
+    /* The thread's history looked up once: this runs on every pass while
+     * chains exist. */
     pass->mark = history_enter(h);
     dp_packet_batch_init(&pass->upcalls);
     pass->n_arrival = 0;
@@ -260,6 +307,7 @@ oko_dp_pass_leave(struct oko_dp_pass *pass)
     ovs_assert(h->depth > 0 && pass == &h->passes[h->depth - 1]);
     history_leave(h, pass->mark);
     h->depth--;
+    oko_dp_thread_passes_get()->open--;
 }
 
 static void

@@ -84,6 +84,15 @@ struct oko_dp_chain {
 #define OKO_NOINLINE
 #endif
 
+/* Inlines every call it can into the function, recursively: a copy of a
+ * function made this way leaves the original's callees with the callers
+ * they had, so gcc inlines them into the original as before. */
+#ifdef __GNUC__
+#define OKO_FLATTEN __attribute__((__flatten__))
+#else
+#define OKO_FLATTEN
+#endif
+
 /* Datapath chains alive in the process.  Lookups skip per-packet chain
  * checks while there are none (a switch that runs no program pays one
  * relaxed load per batch). */
@@ -94,6 +103,49 @@ oko_dp_chains_exist(void)
 {
     return atomic_count_get(&oko_dp_n_chains) != 0;
 }
+
+/* Which code a pass over a thread's packets runs.  dp_netdev_input__() is
+ * vanilla's code, byte for byte: the lookups inlined into it run faster or
+ * slower by several percent with the shape gcc gives that function, so Oko
+ * leaves it alone and runs a copy with the chain checks,
+ * oko_dp_netdev_input__(), while any datapath flow has a chain and inside
+ * such a pass (a recirculation nested in one).
+ *
+ * A pass without checks starts with no chained flow anywhere: flows are per
+ * thread and their chains are counted until the flow is freed, after the
+ * grace period that this thread's pass holds up.  Its own upcalls, the only
+ * source of the thread's chained flows, may install one during the pass;
+ * the pass then reaches it only where fast_path_processing() looks a missed
+ * packet up again after an upcall.  There oko_dp_defer() takes such a
+ * packet, and the pass's caller runs the packets deferred in a pass with
+ * checks once the pass is over (no program has run on them). */
+struct oko_dp_thread_passes {
+    unsigned int open;              /* Passes with checks entered, nested. */
+    struct dp_packet_batch deferred;    /* For a pass with checks. */
+};
+DECLARE_EXTERN_PER_THREAD_DATA(struct oko_dp_thread_passes,
+                               oko_dp_thread_passes);
+
+static inline bool
+oko_dp_pass_needed(void)
+{
+    return oko_dp_chains_exist() || oko_dp_thread_passes_get()->open;
+}
+
+/* In a pass without checks, takes 'packet', which met a chained flow, for a
+ * pass with checks and returns true; in a pass with checks returns
+ * false. */
+bool oko_dp_defer(struct dp_packet *packet);
+
+/* Did the thread's pass that just ended defer packets? */
+static inline bool
+oko_dp_has_deferred(void)
+{
+    return !dp_packet_batch_is_empty(&oko_dp_thread_passes_get()->deferred);
+}
+
+/* Moves the packets deferred into 'batch'. */
+void oko_dp_take_deferred(struct dp_packet_batch *batch);
 
 /* 'n' more accepted checks: each of the chain's programs ran 'n' times with
  * its recorded result.  Only the thread whose caches hold the flow
@@ -240,11 +292,10 @@ void oko_dp_history_leave(size_t mark);
  * thread exits). */
 unsigned int oko_dp_history_count(void);
 
-/* What dp_netdev_input__() keeps for Oko during one pass, held per thread
- * and per nesting depth instead of on that function's stack: its frame then
- * stays vanilla's, and the caches' stack arrays (keys, batches) keep their
- * places, so that a switch without programs runs the same code on the same
- * memory as vanilla.  Passes nest through recirculation, at most
+/* What oko_dp_netdev_input__() keeps for Oko during one pass, held per
+ * thread and per nesting depth instead of on that function's stack: its
+ * frame then has vanilla's layout, and the caches' stack arrays (keys,
+ * batches) keep their places.  Passes nest through recirculation, at most
  * MAX_RECIRC_DEPTH + 1 deep (dpif-netdev.c asserts that this fits). */
 #define OKO_DP_PASS_MAX 8
 
