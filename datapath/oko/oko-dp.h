@@ -93,9 +93,8 @@ struct oko_dp_chain {
 #define OKO_FLATTEN
 #endif
 
-/* Datapath chains alive in the process.  Lookups skip per-packet chain
- * checks while there are none (a switch that runs no program pays one
- * relaxed load per batch). */
+/* Datapath chains alive in the process.  While there are none, passes
+ * run vanilla's dp_netdev_input__() (oko_dp_pass_needed() below). */
 extern atomic_count oko_dp_n_chains;
 
 static inline bool
