@@ -107,8 +107,9 @@ oko_dp_chains_exist(void)
  * vanilla's code, byte for byte: the lookups inlined into it run faster or
  * slower by several percent with the shape gcc gives that function, so Oko
  * leaves it alone and runs a copy with the chain checks,
- * oko_dp_netdev_input__(), while any datapath flow has a chain and inside
- * such a pass (a recirculation nested in one).
+ * oko_dp_netdev_input__(), while any datapath flow has a chain and while
+ * such a pass classifies (a recirculation of a packet its upcall executed;
+ * the recirculations of its batches' actions decide as any pass does).
  *
  * A pass without checks starts with no chained flow anywhere: flows are per
  * thread and their chains are counted until the flow is freed, after the
