@@ -175,7 +175,7 @@ struct oko_dp_history {
     size_t n;                       /* Records in use. */
     bool in_epoch;                  /* The pass entered an epoch section. */
     struct oko_dp_record records[OKO_HISTORY_MAX];
-    size_t depth;                   /* Passes entered, nested. */
+    /* Indexed by oko_dp_thread_passes.open, the passes entered. */
     struct oko_dp_pass passes[OKO_DP_PASS_MAX];
 };
 
@@ -278,11 +278,11 @@ struct oko_dp_pass *
 oko_dp_pass_enter(const struct dp_packet_batch *packets)
 {
     struct oko_dp_history *h = history_get();
+    struct oko_dp_thread_passes *t = oko_dp_thread_passes_get();
 
-    ovs_assert(h->depth < OKO_DP_PASS_MAX);
-    struct oko_dp_pass *pass = &h->passes[h->depth++];
+    ovs_assert(t->open < OKO_DP_PASS_MAX);
+    struct oko_dp_pass *pass = &h->passes[t->open++];
 
-    oko_dp_thread_passes_get()->open++;
     /* The thread's history looked up once: this runs on every pass while
      * chains exist. */
     pass->mark = history_enter(h);
@@ -303,11 +303,11 @@ void
 oko_dp_pass_leave(struct oko_dp_pass *pass)
 {
     struct oko_dp_history *h = history_get();
+    struct oko_dp_thread_passes *t = oko_dp_thread_passes_get();
 
-    ovs_assert(h->depth > 0 && pass == &h->passes[h->depth - 1]);
+    ovs_assert(t->open > 0 && pass == &h->passes[t->open - 1]);
     history_leave(h, pass->mark);
-    h->depth--;
-    oko_dp_thread_passes_get()->open--;
+    t->open--;
 }
 
 static void
