@@ -21,7 +21,6 @@
 #include <sys/mman.h>
 
 #include "cmap.h"
-#include "coverage.h"
 #include "dp-packet.h"
 #include "dpif-netdev-private-dpcls.h"
 #include "dpif-netdev-private-flow.h"
@@ -36,8 +35,6 @@ VLOG_DEFINE_THIS_MODULE(oko_dp);
 
 /* Chains. */
 
-COVERAGE_DEFINE(oko_dp_deferred);
-COVERAGE_DEFINE(oko_dp_defer_dropped);
 
 atomic_count oko_dp_n_chains = ATOMIC_COUNT_INIT(0);
 
@@ -92,41 +89,8 @@ oko_dp_chain_create__(const struct oko_chain *chain, bool *ok)
 
 /* Passes. */
 
-DEFINE_EXTERN_PER_THREAD_DATA(oko_dp_thread_passes, { .open = 0 });
-
-bool
-oko_dp_defer(struct dp_packet *packet)
-{
-    struct oko_dp_thread_passes *t = oko_dp_thread_passes_get();
-
-    if (t->open) {
-        return false;
-    }
-    if (OVS_UNLIKELY(dp_packet_batch_size(&t->deferred) >= NETDEV_MAX_BURST)) {
-        /* Cannot happen: one pass defers, at most its burst, and its caller
-         * takes them before another pass without checks runs.  Dropped,
-         * never forwarded unchecked. */
-        static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
-
-        VLOG_WARN_RL(&rl, "dropped a packet: no room to defer its chain "
-                     "check");
-        COVERAGE_INC(oko_dp_defer_dropped);
-        dp_packet_delete(packet);
-        return true;
-    }
-    dp_packet_batch_add(&t->deferred, packet);
-    COVERAGE_INC(oko_dp_deferred);
-    return true;
-}
-
-void
-oko_dp_take_deferred(struct dp_packet_batch *batch)
-{
-    struct oko_dp_thread_passes *t = oko_dp_thread_passes_get();
-
-    *batch = t->deferred;
-    dp_packet_batch_init(&t->deferred);
-}
+DEFINE_EXTERN_PER_THREAD_DATA(oko_dp_thread_passes,
+                              { .open = 0, .vanilla_open = 0 });
 
 void
 oko_dp_chain_destroy(struct oko_dp_chain *dp)

@@ -84,6 +84,15 @@ struct oko_dp_chain {
 #define OKO_NOINLINE
 #endif
 
+/* Inlined into every caller: a body shared by vanilla's function and
+ * Oko's copy, which a constant argument tells apart, so that vanilla's
+ * compiles to vanilla's code. */
+#ifdef __GNUC__
+#define OKO_ALWAYS_INLINE __attribute__((__always_inline__))
+#else
+#define OKO_ALWAYS_INLINE
+#endif
+
 /* Inlines every call it can into the function, recursively: a copy of a
  * function made this way leaves the original's callees with the callers
  * they had, so gcc inlines them into the original as before. */
@@ -93,8 +102,7 @@ struct oko_dp_chain {
 #define OKO_FLATTEN
 #endif
 
-/* Datapath chains alive in the process.  While there are none, passes
- * run vanilla's dp_netdev_input__() (oko_dp_pass_needed() below). */
+/* Datapath chains alive in the process (see oko_dp_pass_needed()). */
 extern atomic_count oko_dp_n_chains;
 
 static inline bool
@@ -103,25 +111,30 @@ oko_dp_chains_exist(void)
     return atomic_count_get(&oko_dp_n_chains) != 0;
 }
 
-/* Which code a pass over a thread's packets runs.  dp_netdev_input__() is
- * vanilla's code, byte for byte: the lookups inlined into it run faster or
- * slower by several percent with the shape gcc gives that function, so Oko
- * leaves it alone and runs a copy with the chain checks,
- * oko_dp_netdev_input__(), while any datapath flow has a chain and while
- * such a pass classifies (a recirculation of a packet its upcall executed;
- * the recirculations of its batches' actions decide as any pass does).
+/* Which code a pass over a thread's packets runs.  dp_netdev_input__(),
+ * fast_path_processing() and handle_packet_upcall() are vanilla's code,
+ * byte for byte: the lookups inlined into them run faster or slower by
+ * several percent with the shape gcc gives those functions, so Oko leaves
+ * them alone and runs copies with the chain checks,
+ * oko_dp_netdev_input__() and the functions it calls, while any program
+ * instance or datapath chain exists in the process, except in a pass nested
+ * in a pass without checks.  With no program loaded the switch runs
+ * vanilla's code.
  *
- * A pass without checks starts with no chained flow anywhere: flows are per
- * thread and their chains are counted until the flow is freed, after the
- * grace period that this thread's pass holds up.  Its own upcalls, the only
- * source of the thread's chained flows, may install one during the pass;
- * the pass then reaches it only where fast_path_processing() looks a missed
- * packet up again after an upcall.  There oko_dp_defer() takes such a
- * packet, and the pass's caller runs the packets deferred in a pass with
- * checks once the pass is over (no program has run on them). */
+ * A pass without checks meets no chained flow: it starts with none in the
+ * thread's caches (no chain exists: chains hold references on their
+ * instances, and are counted until their flow is freed, after the grace
+ * period that this thread's pass holds up), and its upcalls, the only
+ * source of the thread's chained flows, install none: vanilla's
+ * handle_packet_upcall() asks for no chain, so a translation that ran
+ * programs (a program loaded during the pass) is executed and not cached
+ * (lib/dpif.h).  Recirculations nested in it run without checks too
+ * ('vanilla_open'): a nested pass with checks could otherwise install a
+ * chained flow that the outer pass's second lookup in
+ * fast_path_processing() finds. */
 struct oko_dp_thread_passes {
     unsigned int open;              /* Passes with checks entered, nested. */
-    struct dp_packet_batch deferred;    /* For a pass with checks. */
+    unsigned int vanilla_open;      /* Passes without checks, nested. */
 };
 DECLARE_EXTERN_PER_THREAD_DATA(struct oko_dp_thread_passes,
                                oko_dp_thread_passes);
@@ -129,23 +142,22 @@ DECLARE_EXTERN_PER_THREAD_DATA(struct oko_dp_thread_passes,
 static inline bool
 oko_dp_pass_needed(void)
 {
-    return oko_dp_chains_exist() || oko_dp_thread_passes_get()->open;
+    return ((oko_instances_exist() || oko_dp_chains_exist())
+            && !oko_dp_thread_passes_get()->vanilla_open);
 }
 
-/* In a pass without checks, takes 'packet', which met a chained flow, for a
- * pass with checks and returns true; in a pass with checks returns
- * false. */
-bool oko_dp_defer(struct dp_packet *packet);
-
-/* Did the thread's pass that just ended defer packets? */
-static inline bool
-oko_dp_has_deferred(void)
+/* Bracket a pass without checks. */
+static inline void
+oko_dp_vanilla_pass_enter(void)
 {
-    return !dp_packet_batch_is_empty(&oko_dp_thread_passes_get()->deferred);
+    oko_dp_thread_passes_get()->vanilla_open++;
 }
 
-/* Moves the packets deferred into 'batch'. */
-void oko_dp_take_deferred(struct dp_packet_batch *batch);
+static inline void
+oko_dp_vanilla_pass_leave(void)
+{
+    oko_dp_thread_passes_get()->vanilla_open--;
+}
 
 /* 'n' more accepted checks: each of the chain's programs ran 'n' times with
  * its recorded result.  Only the thread whose caches hold the flow

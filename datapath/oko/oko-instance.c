@@ -25,6 +25,8 @@
 #include "ovs-rcu.h"
 #include "ovs-thread.h"
 
+atomic_count oko_instances_alive = ATOMIC_COUNT_INIT(0);
+
 struct oko_instance *
 oko_instance_create(struct oko_filter *filter, uint32_t prog_id)
 {
@@ -39,6 +41,7 @@ oko_instance_create(struct oko_filter *filter, uint32_t prog_id)
     ovs_refcount_init(&inst->ref_cnt);
     ovs_mutex_init(&inst->mutex);
     ovs_list_init(&inst->counters);
+    atomic_count_inc(&oko_instances_alive);
     return inst;
 }
 
@@ -67,6 +70,7 @@ oko_instance_destroy_cb(struct oko_instance *inst)
     ovs_mutex_destroy(&inst->mutex);
     oko_filter_destroy(inst->filter);
     free_cacheline(inst);
+    atomic_count_dec(&oko_instances_alive);
 }
 
 static struct oko_run_stats *

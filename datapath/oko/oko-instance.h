@@ -79,6 +79,16 @@ struct oko_instance {
     struct oko_run_stats stats[OKO_STATS_SLOTS];
 };
 
+/* Instances alive in the process, from creation until freed (after every
+ * reference, chains' included, is gone). */
+extern atomic_count oko_instances_alive;
+
+static inline bool
+oko_instances_exist(void)
+{
+    return atomic_count_get(&oko_instances_alive) != 0;
+}
+
 /* Takes ownership of 'filter'.  The result has one reference. */
 struct oko_instance *oko_instance_create(struct oko_filter *,
                                          uint32_t prog_id);
