@@ -35,7 +35,6 @@ VLOG_DEFINE_THIS_MODULE(oko_dp);
 
 /* Chains. */
 
-
 atomic_count oko_dp_n_chains = ATOMIC_COUNT_INIT(0);
 
 /* Frees 'dp' and its references (oko_dp_n_chains is the caller's). */
