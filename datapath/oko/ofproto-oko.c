@@ -29,6 +29,7 @@
 #include "dp-packet.h"
 #include "oko-filter.h"
 #include "oko/oko-chain.h"
+#include "oko/oko-dp.h"
 #include "oko/oko-fold-xlate.h"
 #include "oko/oko-fused.h"
 #include "oko/oko-instance.h"
@@ -1042,6 +1043,20 @@ oko_show_fused_chains(struct unixctl_conn *conn, int argc OVS_UNUSED,
     free(reply);
 }
 
+static void
+oko_show_datapath_chains(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                         const char *argv[] OVS_UNUSED,
+                         void *aux OVS_UNUSED)
+{
+    unsigned int n_chains, n_flows;
+
+    oko_dp_chain_count(&n_chains, &n_flows);
+    char *reply = xasprintf("%u datapath chains alive, for %u datapath "
+                            "flows\n", n_chains, n_flows);
+    unixctl_command_reply(conn, reply);
+    free(reply);
+}
+
 void
 ofproto_oko_init(void)
 {
@@ -1060,6 +1075,8 @@ ofproto_oko_init(void)
                                  oko_set_chain_fusion, &enable);
         unixctl_command_register("oko/fused-chains", "", 0, 0,
                                  oko_show_fused_chains, NULL);
+        unixctl_command_register("oko/datapath-chains", "", 0, 0,
+                                 oko_show_datapath_chains, NULL);
         unixctl_command_register("oko/disable-result-folding", "", 0, 0,
                                  oko_set_result_folding, NULL);
         unixctl_command_register("oko/enable-result-folding", "", 0, 0,

@@ -24,6 +24,7 @@
 #include "dp-packet.h"
 #include "dpif-netdev-private-dpcls.h"
 #include "dpif-netdev-private-flow.h"
+#include "hash.h"
 #include "oko/oko-instance.h"
 #include "oko-epoch.h"
 #include "openvswitch/dynamic-string.h"
@@ -37,7 +38,44 @@ VLOG_DEFINE_THIS_MODULE(oko_dp);
 
 atomic_count oko_dp_n_chains = ATOMIC_COUNT_INIT(0);
 
-/* Frees 'dp' and its references (oko_dp_n_chains is the caller's). */
+/* The datapath chains alive, by owner and links (see struct oko_dp_chain).
+ * Made by upcalls and freed after their last flow's grace period, never
+ * on a per-packet path. */
+static struct ovs_mutex chains_mutex = OVS_MUTEX_INITIALIZER;
+static struct hmap chains OVS_GUARDED_BY(chains_mutex)
+    = HMAP_INITIALIZER(&chains);
+
+static uint32_t
+chain_hash(const struct oko_chain *chain, unsigned int owner,
+           bool fusion_asked)
+{
+    uint32_t hash = hash_2words(owner, fusion_asked);
+
+    for (unsigned int i = 0; i < chain->n; i++) {
+        hash = hash_pointer(chain->links[i].inst, hash);
+        hash = hash_int(chain->links[i].result, hash);
+    }
+    return hash;
+}
+
+static bool
+chain_equals(const struct oko_dp_chain *dp, const struct oko_chain *chain,
+             unsigned int owner, bool fusion_asked)
+{
+    if (dp->owner != owner || dp->fusion_asked != fusion_asked
+        || dp->n != chain->n) {
+        return false;
+    }
+    for (unsigned int i = 0; i < dp->n; i++) {
+        if (dp->links[i].inst != chain->links[i].inst
+            || dp->links[i].result != chain->links[i].result) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Frees 'dp' and its references (it is out of 'chains'). */
 static void
 oko_dp_chain_free(struct oko_dp_chain *dp)
 {
@@ -50,12 +88,12 @@ oko_dp_chain_free(struct oko_dp_chain *dp)
     free(dp);
 }
 
-/* oko_dp_chain_create() for a chain that is not empty ('*ok' is true on
- * entry). */
-struct oko_dp_chain *
-oko_dp_chain_create__(const struct oko_chain *chain, bool *ok)
+/* A new datapath chain for 'chain', or NULL with '*ok' false (see
+ * oko_dp_chain_create()). */
+static struct oko_dp_chain *
+oko_dp_chain_new(const struct oko_chain *chain, unsigned int owner,
+                 bool fusion_asked, bool *ok)
 {
-    ovs_assert(chain->n && *ok);
     struct oko_dp_chain *dp = xmalloc(sizeof *dp
                                       + chain->n * sizeof dp->links[0]);
     atomic_init(&dp->accepts, 0);
@@ -64,6 +102,9 @@ oko_dp_chain_create__(const struct oko_chain *chain, bool *ok)
     dp->n = 0;
     dp->fused = NULL;
     dp->fused_fn = NULL;
+    dp->owner = owner;
+    dp->fusion_asked = fusion_asked;
+    atomic_count_init(&dp->flows, 1);
     for (unsigned int i = 0; i < chain->n; i++) {
         const struct oko_instance *inst = chain->links[i].inst;
         if (!oko_instance_try_ref_rcu(inst)) {
@@ -77,28 +118,82 @@ oko_dp_chain_create__(const struct oko_chain *chain, bool *ok)
         link->inst = CONST_CAST(struct oko_instance *, inst);
         link->result = chain->links[i].result;
         link->counter.accepts = &dp->accepts;
+        link->counter.flows = &dp->flows;
         link->counter.result = link->result;
         oko_instance_add_counter(inst, &link->counter);
     }
-    dp->fused = oko_fused_get(dp->links, dp->n);
+    dp->fused = fusion_asked ? oko_fused_get(dp->links, dp->n) : NULL;
     dp->fused_fn = dp->fused ? oko_fused_fn(dp->fused) : NULL;
-    atomic_count_inc(&oko_dp_n_chains);
     return dp;
+}
+
+/* oko_dp_chain_create() for a chain that is not empty ('*ok' is true on
+ * entry).  An existing chain holds references on its instances, so one
+ * that a program's replacement is freeing is never found here. */
+struct oko_dp_chain *
+oko_dp_chain_create__(const struct oko_chain *chain, unsigned int owner,
+                      bool *ok)
+{
+    ovs_assert(chain->n && *ok);
+    bool fusion_asked = oko_fused_is_enabled();
+    uint32_t hash = chain_hash(chain, owner, fusion_asked);
+    struct oko_dp_chain *dp;
+
+    ovs_mutex_lock(&chains_mutex);
+    HMAP_FOR_EACH_WITH_HASH (dp, node, hash, &chains) {
+        if (chain_equals(dp, chain, owner, fusion_asked)) {
+            atomic_count_inc(&dp->flows);
+            ovs_mutex_unlock(&chains_mutex);
+            return dp;
+        }
+    }
+    dp = oko_dp_chain_new(chain, owner, fusion_asked, ok);
+    if (dp) {
+        hmap_insert(&chains, &dp->node, hash);
+        atomic_count_inc(&oko_dp_n_chains);
+    }
+    ovs_mutex_unlock(&chains_mutex);
+    return dp;
+}
+
+void
+oko_dp_chain_destroy(struct oko_dp_chain *dp)
+{
+    if (!dp) {
+        return;
+    }
+    ovs_mutex_lock(&chains_mutex);
+    bool last = atomic_count_dec(&dp->flows) == 1;
+    if (last) {
+        hmap_remove(&chains, &dp->node);
+    }
+    ovs_mutex_unlock(&chains_mutex);
+    if (last) {
+        oko_dp_chain_free(dp);
+        /* After the free: while counted, the chain's instances exist
+         * (oko_dp_pass_needed()). */
+        atomic_count_dec(&oko_dp_n_chains);
+    }
+}
+
+void
+oko_dp_chain_count(unsigned int *n_chains, unsigned int *n_flows)
+{
+    struct oko_dp_chain *dp;
+
+    *n_flows = 0;
+    ovs_mutex_lock(&chains_mutex);
+    *n_chains = hmap_count(&chains);
+    HMAP_FOR_EACH (dp, node, &chains) {
+        *n_flows += atomic_count_get(&dp->flows);
+    }
+    ovs_mutex_unlock(&chains_mutex);
 }
 
 /* Passes. */
 
 DEFINE_EXTERN_PER_THREAD_DATA(oko_dp_thread_passes,
                               { .open = 0, .vanilla_open = 0 });
-
-void
-oko_dp_chain_destroy(struct oko_dp_chain *dp)
-{
-    if (dp) {
-        atomic_count_dec(&oko_dp_n_chains);
-        oko_dp_chain_free(dp);
-    }
-}
 
 #define OKO_EXTRA_INFO_TAG "oko_chain"
 

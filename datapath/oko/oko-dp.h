@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "dp-packet.h"
+#include "openvswitch/hmap.h"
 #include "oko/oko-chain.h"
 #include "oko/oko-fused.h"
 #include "oko/oko-instance.h"
@@ -63,17 +64,32 @@ struct oko_dp_link {
     struct oko_chain_counter counter; /* Registered with 'inst'. */
 };
 
-/* A datapath flow's chain.  A flow is in one thread's caches (a PMD
- * thread's, or the main thread's for non-PMD ports), so only that thread
- * checks its chain: 'checks' is its own, and 'accepts' has one writer and
- * is read by the statistics. */
+/* A datapath chain: the chain of the datapath flows of one thread's caches
+ * (a PMD thread's, or the non-PMD ports' for the main thread) whose
+ * translations ran the same program instances with the same results, in
+ * the same order.  One object for all of those flows, made with the first
+ * and freed with the last: a pipeline has a few distinct chains and many
+ * flows, and a pass over packets of many flows then reads one chain that
+ * stays in the cache, where an object per flow cost a cache miss per flow
+ * batch and evicted the packets' own lines (docs/performance.md).
+ *
+ * Only the owner thread checks the chain, so 'until_timed' and 'accepts'
+ * have one writer ('accepts' is read by the statistics). */
 struct oko_dp_chain {
+    /* Read or written by every check. */
     atomic_uint64_t accepts;        /* Fast-path checks that passed. */
     uint64_t until_timed;           /* Checks before the next timed one. */
     bool needs_epoch;               /* A program has maps. */
     unsigned int n;                 /* 1 to OKO_CHAIN_MAX. */
     oko_jit_chain_fn *fused_fn;     /* 'fused''s code, or NULL. */
     struct oko_fused *fused;        /* Holds a reference (oko-fused.h). */
+
+    /* Sharing, under oko-dp.c's 'chains_mutex'. */
+    struct hmap_node node;          /* In oko-dp.c's 'chains'. */
+    unsigned int owner;             /* The owner thread's PMD core id. */
+    bool fusion_asked;              /* Made while fusion was enabled. */
+    atomic_count flows;             /* Datapath flows that have it. */
+
     struct oko_dp_link links[];
 };
 
@@ -171,22 +187,32 @@ oko_dp_chain_count_accepts(struct oko_dp_chain *dp, uint64_t n)
     atomic_store_relaxed(&dp->accepts, accepts + n);
 }
 
-/* A datapath flow's chain from a translation's: takes a reference on each
- * instance.  Returns NULL with '*ok' true for an empty chain; returns NULL
- * with '*ok' false if an instance is being freed (a program was replaced
- * meanwhile: the flow must not be installed). */
+/* The chain for a new datapath flow of the caches of the thread whose PMD
+ * core id is 'owner', from its translation's chain: the owner's existing
+ * datapath chain with the same links (made while chain fusion was as it is
+ * now) or a new one, which takes a reference on each instance.  Each call
+ * that returns a chain needs one oko_dp_chain_destroy().  Returns NULL with
+ * '*ok' true for an empty chain; returns NULL with '*ok' false if an
+ * instance is being freed (a program was replaced meanwhile: the flow must
+ * not be installed). */
 struct oko_dp_chain *oko_dp_chain_create__(const struct oko_chain *,
-                                           bool *ok);
+                                           unsigned int owner, bool *ok);
 
 static inline struct oko_dp_chain *
-oko_dp_chain_create(const struct oko_chain *chain, bool *ok)
+oko_dp_chain_create(const struct oko_chain *chain, unsigned int owner,
+                    bool *ok)
 {
     /* Inline for the empty chain: every upcall asks, most have none. */
     *ok = true;
-    return chain->n ? oko_dp_chain_create__(chain, ok) : NULL;
+    return chain->n ? oko_dp_chain_create__(chain, owner, ok) : NULL;
 }
 
+/* A flow's chain no longer needed (NULL is ignored): freed with its last
+ * flow. */
 void oko_dp_chain_destroy(struct oko_dp_chain *);
+
+/* Distinct datapath chains alive, and the datapath flows that have one. */
+void oko_dp_chain_count(unsigned int *chains, unsigned int *flows);
 
 /* Appends ",oko_chain[7:1,8:0]" to a flow's dp-extra-info. */
 void oko_dp_chain_format(const struct oko_dp_chain *, struct ds *);

@@ -195,7 +195,8 @@ oko_instance_get_totals(const struct oko_instance *inst,
         if (c->result) {
             t->matches += n;
         }
-        t->datapath_flows++;
+        t->datapath_flows += atomic_count_get(
+            CONST_CAST(atomic_count *, c->flows));
     }
     ovs_mutex_unlock(&inst_rw->mutex);
 }

@@ -62,10 +62,12 @@ struct oko_run_stats {
 } OVS_ALIGNED_VAR(CACHE_LINE_SIZE);
 
 /* A chain's count of accepted checks, as one of its programs sees it: each
- * accepted check ran the program once with result 'result'. */
+ * accepted check ran the program once with result 'result'.  'flows' is
+ * the number of datapath flows that have the chain. */
 struct oko_chain_counter {
     struct ovs_list node;           /* In the instance's 'counters'. */
     const atomic_uint64_t *accepts;
+    const atomic_count *flows;
     bool result;
 };
 

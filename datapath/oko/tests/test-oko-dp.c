@@ -123,7 +123,7 @@ test_flip_inside_batch(const char *dir, bool fused)
     oko_chain_init(&chain);
     oko_chain_append(&chain, inst, true);
     bool ok;
-    struct oko_dp_chain *dp = oko_dp_chain_create(&chain, &ok);
+    struct oko_dp_chain *dp = oko_dp_chain_create(&chain, 0, &ok);
     ovs_assert(ok && dp);
     CHECK(!dp->fused_fn == !fused, "%s: fused code %p", mode, dp->fused_fn);
 
@@ -190,14 +190,20 @@ test_flip_inside_batch(const char *dir, bool fused)
            failures ? "FAILED" : "ok");
 }
 
-/* Flows with the same chain share one fused chain; another result is
- * another chain; the last flow's chain frees it. */
+/* Flows of one thread with the same chain share one datapath chain, which
+ * the statistics count once per flow; a flow of another thread has a chain
+ * of its own with the same fused code; another result is another chain
+ * with other code; a chain made while fusion is off is not shared with one
+ * made while it is on; the last flow's chain frees it and its code. */
 static void
-test_fused_shared(const char *dir)
+test_chains_shared(const char *dir)
 {
     oko_fused_set_enabled(true);
-    unsigned int before = oko_fused_count();
+    unsigned int fused_before = oko_fused_count();
+    unsigned int chains_before, flows_before, chains, flows;
+    oko_dp_chain_count(&chains_before, &flows_before);
     struct oko_instance *inst = load(dir, "baseline.o", 7);
+    struct oko_instance_totals t;
     struct oko_chain one, zero;
     bool ok;
 
@@ -205,21 +211,50 @@ test_fused_shared(const char *dir)
     oko_chain_append(&one, inst, true);
     oko_chain_init(&zero);
     oko_chain_append(&zero, inst, false);
-    struct oko_dp_chain *a = oko_dp_chain_create(&one, &ok);
-    struct oko_dp_chain *b = oko_dp_chain_create(&one, &ok);
-    struct oko_dp_chain *c = oko_dp_chain_create(&zero, &ok);
-    CHECK(a->fused == b->fused && a->fused != c->fused,
-          "two flows with one chain share its fused code, another's differs");
-    CHECK(oko_fused_count() == before + 2, "%u fused chains",
-          oko_fused_count() - before);
+    struct oko_dp_chain *a = oko_dp_chain_create(&one, 0, &ok);
+    struct oko_dp_chain *b = oko_dp_chain_create(&one, 0, &ok);
+    struct oko_dp_chain *c = oko_dp_chain_create(&zero, 0, &ok);
+    struct oko_dp_chain *d = oko_dp_chain_create(&one, 1, &ok);
+    CHECK(a == b, "two flows of one thread with one chain share it");
+    CHECK(d != a && d->fused == a->fused,
+          "another thread's flow has a chain of its own, same fused code");
+    CHECK(c != a && c->fused != a->fused,
+          "another result: another chain, other fused code");
+    CHECK(oko_fused_count() == fused_before + 2, "%u fused chains",
+          oko_fused_count() - fused_before);
+    oko_dp_chain_count(&chains, &flows);
+    CHECK(chains == chains_before + 3 && flows == flows_before + 4,
+          "%u datapath chains for %u flows", chains - chains_before,
+          flows - flows_before);
+    oko_instance_get_totals(inst, &t);
+    CHECK(t.datapath_flows == 4, "the program counts %"PRIu32" datapath "
+          "flows", t.datapath_flows);
+
+    oko_fused_set_enabled(false);
+    struct oko_dp_chain *e = oko_dp_chain_create(&one, 0, &ok);
+    CHECK(e != a && !e->fused, "made while fusion is off: not shared, "
+          "not fused");
+    oko_dp_chain_destroy(e);
+    oko_fused_set_enabled(true);
+
     oko_dp_chain_destroy(a);
-    CHECK(oko_fused_count() == before + 2, "freed while a flow has it");
+    oko_dp_chain_count(&chains, &flows);
+    CHECK(chains == chains_before + 3 && flows == flows_before + 3,
+          "one flow gone: %u chains for %u flows", chains - chains_before,
+          flows - flows_before);
+    CHECK(oko_fused_count() == fused_before + 2, "freed while a flow has it");
     oko_dp_chain_destroy(b);
     oko_dp_chain_destroy(c);
-    CHECK(oko_fused_count() == before, "%u left after the last flow",
-          oko_fused_count() - before);
+    oko_dp_chain_destroy(d);
+    oko_dp_chain_count(&chains, &flows);
+    CHECK(chains == chains_before && flows == flows_before,
+          "%u chains for %u flows left after the last flow",
+          chains - chains_before, flows - flows_before);
+    CHECK(oko_fused_count() == fused_before, "%u left after the last flow",
+          oko_fused_count() - fused_before);
     oko_instance_unref(inst);
-    printf("fused chains shared and freed: %s\n", failures ? "FAILED" : "ok");
+    printf("chains and fused code shared and freed: %s\n",
+           failures ? "FAILED" : "ok");
 }
 
 /* Fused code is held to its budget: a chain whose programs' code does not
@@ -239,8 +274,8 @@ test_fused_budget(const char *dir)
     oko_chain_append(&one, inst, true);
     oko_chain_init(&zero);
     oko_chain_append(&zero, inst, false);
-    struct oko_dp_chain *a = oko_dp_chain_create(&one, &ok);
-    struct oko_dp_chain *b = oko_dp_chain_create(&zero, &ok);
+    struct oko_dp_chain *a = oko_dp_chain_create(&one, 0, &ok);
+    struct oko_dp_chain *b = oko_dp_chain_create(&zero, 0, &ok);
     CHECK(a->fused && !b->fused, "first chain fused, second over budget");
 
     struct dp_packet_batch batch, refused;
@@ -343,7 +378,7 @@ main(int argc, char *argv[])
 
     test_flip_inside_batch(dir, true);
     test_flip_inside_batch(dir, false);
-    test_fused_shared(dir);
+    test_chains_shared(dir);
     test_fused_budget(dir);
     test_history_freed_with_its_thread();
     test_fused_reads_dp_packet();
