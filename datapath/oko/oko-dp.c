@@ -587,29 +587,26 @@ oko_dp_checks_enter_epoch__(const struct oko_dp_checks *checks)
     history_enter_epoch(checks->history);
 }
 
-/* oko_dp_chain_check_batch() when one of its packets is timed (one check
- * in OKO_TIME_SAMPLE: the batch's first packet if the count passes a
- * multiple of it here), or without fused code or program stack. */
+/* oko_dp_chain_check_packets() when one of its packets is timed (one check
+ * in OKO_TIME_SAMPLE: the first packet if the count passes a multiple of it
+ * here), or without fused code or program stack. */
 size_t
-oko_dp_chain_check_batch__(const struct oko_dp_checks *checks OVS_UNUSED,
-                           struct oko_dp_chain *dp,
-                           struct dp_packet_batch *batch,
-                           struct dp_packet_batch *refused)
+oko_dp_chain_check_packets__(const struct oko_dp_checks *checks OVS_UNUSED,
+                             struct oko_dp_chain *dp,
+                             struct dp_packet **pkts, size_t n,
+                             struct dp_packet_batch *refused)
 {
-    size_t n = dp_packet_batch_size(batch);
-    size_t kept = 0, first = 0;
+    size_t n_refused = 0, first = 0;
 
     if (!n) {
         return 0;
     }
     if (dp->until_timed < n) {
-        struct dp_packet *packet = batch->packets[0];
-
         dp->until_timed += OKO_TIME_SAMPLE - n;
-        if (oko_dp_chain_accepts_timed(dp, packet)) {
-            batch->packets[kept++] = packet;
-        } else {
-            dp_packet_batch_add(refused, packet);
+        if (!oko_dp_chain_accepts_timed(dp, pkts[0])) {
+            dp_packet_batch_add(refused, pkts[0]);
+            pkts[0] = NULL;
+            n_refused++;
         }
         first = 1;
     } else {
@@ -619,16 +616,13 @@ oko_dp_chain_check_batch__(const struct oko_dp_checks *checks OVS_UNUSED,
     /* Programs as one fused chain, or one by one; without a program stack
      * each run says so (oko_filter_chain_run_in_section()). */
     for (size_t i = first; i < n; i++) {
-        struct dp_packet *packet = batch->packets[i];
-
-        if (oko_dp_chain_accepts_first(dp, packet)) {
-            batch->packets[kept++] = packet;
-        } else {
-            dp_packet_batch_add(refused, packet);
+        if (!oko_dp_chain_accepts_first(dp, pkts[i])) {
+            dp_packet_batch_add(refused, pkts[i]);
+            pkts[i] = NULL;
+            n_refused++;
         }
     }
-    batch->count = kept;
-    return n - kept;
+    return n_refused;
 }
 
 void

@@ -232,40 +232,41 @@ struct oko_dp_checks {
 
 void oko_dp_checks_init(struct oko_dp_checks *);
 
-/* Out-of-line parts of oko_dp_chain_check_batch(). */
+/* Out-of-line parts of oko_dp_chain_check_packets(). */
 void oko_dp_checks_enter_epoch__(const struct oko_dp_checks *);
-size_t oko_dp_chain_check_batch__(const struct oko_dp_checks *,
-                                  struct oko_dp_chain *,
-                                  struct dp_packet_batch *batch,
-                                  struct dp_packet_batch *refused);
+size_t oko_dp_chain_check_packets__(const struct oko_dp_checks *,
+                                    struct oko_dp_chain *,
+                                    struct dp_packet **pkts, size_t n,
+                                    struct dp_packet_batch *refused);
 void oko_dp_chain_refused__(const struct oko_dp_chain *,
                             const struct dp_packet *,
                             unsigned int refused_at, uint64_t r0);
 
-/* Runs 'dp' over the packets of 'batch' in order, as their first check in
- * this pass: keeps the packets it accepts in 'batch' (in order) and moves
- * the others to the end of 'refused', recording what ran for them.  Returns
- * the number refused.  'checks' is the pass's (oko_dp_checks_init()).
+/* Runs 'dp' over the 'n' packets 'pkts' in order, as their first check in
+ * this pass: the packets of one or more flow batches whose flows have this
+ * chain (a thread's flows with the same chain share it), in the batches'
+ * order.  Returns the number refused: 0 leaves 'pkts' alone; otherwise
+ * each refused packet's slot is set to NULL, what ran for it recorded, and
+ * the packet added to the end of 'refused'.  'checks' is the pass's
+ * (oko_dp_checks_init()).
  *
  * Inline, so that the caller's loop over a pass's batches looks up the
- * thread's state once and pays no call a batch: on a trace with many
+ * thread's state once and pays no call of its own: on a trace with many
  * flows a batch has one to three packets, and a call with its frame cost
  * as much as the packets' checks (docs/performance.md).  What is rare (a
  * timed check, a refusal, no fused code or stack) is out of line. */
 static inline size_t
-oko_dp_chain_check_batch(const struct oko_dp_checks *checks,
-                         struct oko_dp_chain *dp,
-                         struct dp_packet_batch *batch,
-                         struct dp_packet_batch *refused)
+oko_dp_chain_check_packets(const struct oko_dp_checks *checks,
+                           struct oko_dp_chain *dp,
+                           struct dp_packet **pkts, size_t n,
+                           struct dp_packet_batch *refused)
 {
-    const size_t n = dp_packet_batch_size(batch);
-
     if (OVS_UNLIKELY(dp->needs_epoch)) {
         oko_dp_checks_enter_epoch__(checks); /* See oko_dp_history_enter(). */
     }
     if (OVS_UNLIKELY(dp->until_timed < n || !dp->fused_fn
                      || !checks->stack_top)) {
-        return oko_dp_chain_check_batch__(checks, dp, batch, refused);
+        return oko_dp_chain_check_packets__(checks, dp, pkts, n, refused);
     }
     dp->until_timed -= n;
 
@@ -274,34 +275,56 @@ oko_dp_chain_check_batch(const struct oko_dp_checks *checks,
      * refuses a packet no program may run on (oko_jit_chain_fn). */
     oko_jit_chain_fn *fn = dp->fused_fn;
     struct oko_jit_refusal refusal;
-    size_t kept = 0, i = 0;
+    size_t n_refused = 0, i = 0;
 
     for (;;) {
-        size_t accepted = fn((const void *const *) &batch->packets[i], n - i,
-                             checks->stack_top, &refusal);
-        if (OVS_LIKELY(kept == i)) {
-            kept += accepted;           /* Nothing refused before them. */
-        } else {
-            for (size_t j = i; j < i + accepted; j++) {
-                batch->packets[kept++] = batch->packets[j];
-            }
-        }
-        i += accepted;
+        i += fn((const void *const *) &pkts[i], n - i, checks->stack_top,
+                &refusal);
         if (OVS_LIKELY(i >= n)) {
             break;
         }
-        /* The accepted packets moved below 'kept' (at most 'i'): the
-         * refused one is still at 'i'. */
-        oko_dp_chain_refused__(dp, batch->packets[i], refusal.at,
-                               refusal.r0);
-        dp_packet_batch_add(refused, batch->packets[i]);
+        oko_dp_chain_refused__(dp, pkts[i], refusal.at, refusal.r0);
+        dp_packet_batch_add(refused, pkts[i]);
+        pkts[i] = NULL;
+        n_refused++;
         if (++i >= n) {
             break;
         }
     }
-    oko_dp_chain_count_accepts(dp, kept);
+    oko_dp_chain_count_accepts(dp, n - n_refused);
+    return n_refused;
+}
+
+/* Keeps the packets of 'batch' that are not NULL, in order. */
+static inline void
+oko_dp_batch_compact(struct dp_packet_batch *batch)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < dp_packet_batch_size(batch); i++) {
+        if (batch->packets[i]) {
+            batch->packets[kept++] = batch->packets[i];
+        }
+    }
     batch->count = kept;
-    return n - kept;
+}
+
+/* oko_dp_chain_check_packets() over one batch: keeps the packets 'dp'
+ * accepts in 'batch' (in order) and moves the others to the end of
+ * 'refused'.  Returns the number refused. */
+static inline size_t
+oko_dp_chain_check_batch(const struct oko_dp_checks *checks,
+                         struct oko_dp_chain *dp,
+                         struct dp_packet_batch *batch,
+                         struct dp_packet_batch *refused)
+{
+    size_t n_refused = oko_dp_chain_check_packets(
+        checks, dp, batch->packets, dp_packet_batch_size(batch), refused);
+
+    if (OVS_UNLIKELY(n_refused)) {
+        oko_dp_batch_compact(batch);
+    }
+    return n_refused;
 }
 
 /* After 'rule' matched a packet but its flow's chain refused it: the next
