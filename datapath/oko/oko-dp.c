@@ -46,10 +46,10 @@ static struct hmap chains OVS_GUARDED_BY(chains_mutex)
     = HMAP_INITIALIZER(&chains);
 
 static uint32_t
-chain_hash(const struct oko_chain *chain, unsigned int owner,
+chain_hash(const struct oko_chain *chain, const void *owner,
            bool fusion_asked)
 {
-    uint32_t hash = hash_2words(owner, fusion_asked);
+    uint32_t hash = hash_pointer(owner, fusion_asked);
 
     for (unsigned int i = 0; i < chain->n; i++) {
         hash = hash_pointer(chain->links[i].inst, hash);
@@ -60,7 +60,7 @@ chain_hash(const struct oko_chain *chain, unsigned int owner,
 
 static bool
 chain_equals(const struct oko_dp_chain *dp, const struct oko_chain *chain,
-             unsigned int owner, bool fusion_asked)
+             const void *owner, bool fusion_asked)
 {
     if (dp->owner != owner || dp->fusion_asked != fusion_asked
         || dp->n != chain->n) {
@@ -91,7 +91,7 @@ oko_dp_chain_free(struct oko_dp_chain *dp)
 /* A new datapath chain for 'chain', or NULL with '*ok' false (see
  * oko_dp_chain_create()). */
 static struct oko_dp_chain *
-oko_dp_chain_new(const struct oko_chain *chain, unsigned int owner,
+oko_dp_chain_new(const struct oko_chain *chain, const void *owner,
                  bool fusion_asked, bool *ok)
 {
     struct oko_dp_chain *dp = xmalloc(sizeof *dp
@@ -131,7 +131,7 @@ oko_dp_chain_new(const struct oko_chain *chain, unsigned int owner,
  * entry).  An existing chain holds references on its instances, so one
  * that a program's replacement is freeing is never found here. */
 struct oko_dp_chain *
-oko_dp_chain_create__(const struct oko_chain *chain, unsigned int owner,
+oko_dp_chain_create__(const struct oko_chain *chain, const void *owner,
                       bool *ok)
 {
     ovs_assert(chain->n && *ok);
@@ -143,6 +143,14 @@ oko_dp_chain_create__(const struct oko_chain *chain, unsigned int owner,
     HMAP_FOR_EACH_WITH_HASH (dp, node, hash, &chains) {
         if (chain_equals(dp, chain, owner, fusion_asked)) {
             atomic_count_inc(&dp->flows);
+            if (OVS_UNLIKELY(fusion_asked && !dp->fused)) {
+                /* Made when fused code was over its budget (or fusion was
+                 * turned off meanwhile): try again, as a chain of its own
+                 * would.  Only the owner thread, this one, reads the
+                 * code. */
+                dp->fused = oko_fused_get(dp->links, dp->n);
+                dp->fused_fn = dp->fused ? oko_fused_fn(dp->fused) : NULL;
+            }
             ovs_mutex_unlock(&chains_mutex);
             return dp;
         }

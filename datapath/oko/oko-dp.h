@@ -86,7 +86,7 @@ struct oko_dp_chain {
 
     /* Sharing, under oko-dp.c's 'chains_mutex'. */
     struct hmap_node node;          /* In oko-dp.c's 'chains'. */
-    unsigned int owner;             /* The owner thread's PMD core id. */
+    const void *owner;              /* The owner thread's PMD (context). */
     bool fusion_asked;              /* Made while fusion was enabled. */
     atomic_count flows;             /* Datapath flows that have it. */
 
@@ -139,9 +139,9 @@ oko_dp_chains_exist(void)
  *
  * A pass without checks meets no chained flow: it starts with none in the
  * thread's caches (no chain exists: chains hold references on their
- * instances, and are counted until their flow is freed, after the grace
- * period that this thread's pass holds up), and its upcalls, the only
- * source of the thread's chained flows, install none: vanilla's
+ * instances, and are counted until their last flow is freed, after the
+ * grace period that this thread's pass holds up), and its upcalls, the
+ * only source of the thread's chained flows, install none: vanilla's
  * handle_packet_upcall() asks for no chain, so a translation that ran
  * programs (a program loaded during the pass) is executed and not cached
  * (lib/dpif.h).  Recirculations nested in it run without checks too
@@ -187,8 +187,10 @@ oko_dp_chain_count_accepts(struct oko_dp_chain *dp, uint64_t n)
     atomic_store_relaxed(&dp->accepts, accepts + n);
 }
 
-/* The chain for a new datapath flow of the caches of the thread whose PMD
- * core id is 'owner', from its translation's chain: the owner's existing
+/* The chain for a new datapath flow of the caches of 'owner' (the
+ * dp_netdev_pmd_thread whose thread checks the flow's packets: a PMD
+ * thread's, or the non-PMD ports' that threads run under its mutex), from
+ * its translation's chain, called by that thread: the owner's existing
  * datapath chain with the same links (made while chain fusion was as it is
  * now) or a new one, which takes a reference on each instance.  Each call
  * that returns a chain needs one oko_dp_chain_destroy().  Returns NULL with
@@ -196,10 +198,10 @@ oko_dp_chain_count_accepts(struct oko_dp_chain *dp, uint64_t n)
  * instance is being freed (a program was replaced meanwhile: the flow must
  * not be installed). */
 struct oko_dp_chain *oko_dp_chain_create__(const struct oko_chain *,
-                                           unsigned int owner, bool *ok);
+                                           const void *owner, bool *ok);
 
 static inline struct oko_dp_chain *
-oko_dp_chain_create(const struct oko_chain *chain, unsigned int owner,
+oko_dp_chain_create(const struct oko_chain *chain, const void *owner,
                     bool *ok)
 {
     /* Inline for the empty chain: every upcall asks, most have none. */

@@ -42,6 +42,9 @@
 
 static int failures;
 
+/* Two threads' caches (only their addresses matter). */
+static const int owner0, owner1;
+
 #define CHECK(COND, ...)                                            \
     do {                                                            \
         if (!(COND)) {                                              \
@@ -123,7 +126,7 @@ test_flip_inside_batch(const char *dir, bool fused)
     oko_chain_init(&chain);
     oko_chain_append(&chain, inst, true);
     bool ok;
-    struct oko_dp_chain *dp = oko_dp_chain_create(&chain, 0, &ok);
+    struct oko_dp_chain *dp = oko_dp_chain_create(&chain, &owner0, &ok);
     ovs_assert(ok && dp);
     CHECK(!dp->fused_fn == !fused, "%s: fused code %p", mode, dp->fused_fn);
 
@@ -211,10 +214,10 @@ test_chains_shared(const char *dir)
     oko_chain_append(&one, inst, true);
     oko_chain_init(&zero);
     oko_chain_append(&zero, inst, false);
-    struct oko_dp_chain *a = oko_dp_chain_create(&one, 0, &ok);
-    struct oko_dp_chain *b = oko_dp_chain_create(&one, 0, &ok);
-    struct oko_dp_chain *c = oko_dp_chain_create(&zero, 0, &ok);
-    struct oko_dp_chain *d = oko_dp_chain_create(&one, 1, &ok);
+    struct oko_dp_chain *a = oko_dp_chain_create(&one, &owner0, &ok);
+    struct oko_dp_chain *b = oko_dp_chain_create(&one, &owner0, &ok);
+    struct oko_dp_chain *c = oko_dp_chain_create(&zero, &owner0, &ok);
+    struct oko_dp_chain *d = oko_dp_chain_create(&one, &owner1, &ok);
     CHECK(a == b, "two flows of one thread with one chain share it");
     CHECK(d != a && d->fused == a->fused,
           "another thread's flow has a chain of its own, same fused code");
@@ -231,7 +234,7 @@ test_chains_shared(const char *dir)
           "flows", t.datapath_flows);
 
     oko_fused_set_enabled(false);
-    struct oko_dp_chain *e = oko_dp_chain_create(&one, 0, &ok);
+    struct oko_dp_chain *e = oko_dp_chain_create(&one, &owner0, &ok);
     CHECK(e != a && !e->fused, "made while fusion is off: not shared, "
           "not fused");
     oko_dp_chain_destroy(e);
@@ -258,7 +261,8 @@ test_chains_shared(const char *dir)
 }
 
 /* Fused code is held to its budget: a chain whose programs' code does not
- * fit what is left runs them one by one, with the same results. */
+ * fit what is left runs them one by one, with the same results, and gets
+ * its code with a later flow once there is room. */
 static void
 test_fused_budget(const char *dir)
 {
@@ -274,8 +278,8 @@ test_fused_budget(const char *dir)
     oko_chain_append(&one, inst, true);
     oko_chain_init(&zero);
     oko_chain_append(&zero, inst, false);
-    struct oko_dp_chain *a = oko_dp_chain_create(&one, 0, &ok);
-    struct oko_dp_chain *b = oko_dp_chain_create(&zero, 0, &ok);
+    struct oko_dp_chain *a = oko_dp_chain_create(&one, &owner0, &ok);
+    struct oko_dp_chain *b = oko_dp_chain_create(&zero, &owner0, &ok);
     CHECK(a->fused && !b->fused, "first chain fused, second over budget");
 
     struct dp_packet_batch batch, refused;
@@ -290,7 +294,13 @@ test_fused_budget(const char *dir)
     oko_dp_history_leave(mark);
     dp_packet_delete_batch(&refused, true);
 
+    /* The first chain gone, its room is free: a new flow with the second
+     * chain shares it and gets its code. */
     oko_dp_chain_destroy(a);
+    struct oko_dp_chain *c = oko_dp_chain_create(&zero, &owner0, &ok);
+    CHECK(c == b && b->fused && b->fused_fn,
+          "a flow of the unfused chain, the budget free again: fused");
+    oko_dp_chain_destroy(c);
     oko_dp_chain_destroy(b);
     oko_fused_set_max_bytes(0);
     oko_instance_unref(inst);
