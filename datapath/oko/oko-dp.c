@@ -88,6 +88,14 @@ oko_dp_chain_free(struct oko_dp_chain *dp)
     free(dp);
 }
 
+/* Gives 'dp' its fused code, if the budget has room (oko-fused.h). */
+static void
+oko_dp_chain_fuse(struct oko_dp_chain *dp)
+{
+    dp->fused = oko_fused_get(dp->links, dp->n);
+    dp->fused_fn = dp->fused ? oko_fused_fn(dp->fused) : NULL;
+}
+
 /* A new datapath chain for 'chain', or NULL with '*ok' false (see
  * oko_dp_chain_create()). */
 static struct oko_dp_chain *
@@ -122,8 +130,9 @@ oko_dp_chain_new(const struct oko_chain *chain, const void *owner,
         link->counter.result = link->result;
         oko_instance_add_counter(inst, &link->counter);
     }
-    dp->fused = fusion_asked ? oko_fused_get(dp->links, dp->n) : NULL;
-    dp->fused_fn = dp->fused ? oko_fused_fn(dp->fused) : NULL;
+    if (fusion_asked) {
+        oko_dp_chain_fuse(dp);
+    }
     return dp;
 }
 
@@ -148,8 +157,7 @@ oko_dp_chain_create__(const struct oko_chain *chain, const void *owner,
                  * turned off meanwhile): try again, as a chain of its own
                  * would.  Only the owner thread, this one, reads the
                  * code. */
-                dp->fused = oko_fused_get(dp->links, dp->n);
-                dp->fused_fn = dp->fused ? oko_fused_fn(dp->fused) : NULL;
+                oko_dp_chain_fuse(dp);
             }
             ovs_mutex_unlock(&chains_mutex);
             return dp;
