@@ -35,6 +35,10 @@ def run(cmd, log=None):
 
 def throughput(options, rounds, seconds, log=None):
     """One configuration: its datapath/bench/throughput result, with the options that repeat it."""
+    # Every switch started runs a layout of its own (relinked with the
+    # round's seed): a link's luck in where hot code lands moves the rates by
+    # about 1.5 %, and would otherwise be one draw kept for the whole run.
+    options = ["--layouts", "shuffled"] + options
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         run([THROUGHPUT, "--rounds", str(rounds), "--seconds", str(seconds), "--json", out.name] + options, log)
         result = json.load(open(out.name))
