@@ -384,6 +384,76 @@ oko_dp_pass_leave(struct oko_dp_pass *pass)
     t->open--;
 }
 
+/* A slot from the pointer's bits (Fibonacci hashing): packets are mbufs of
+ * one pool, a constant stride apart, which the multiplication spreads over
+ * the top bits. */
+static size_t
+arrival_slot(const struct dp_packet *packet)
+{
+    BUILD_ASSERT_DECL(OKO_DP_ARRIVAL_SLOTS >= 2 * NETDEV_MAX_BURST);
+    return ((uint64_t) (uintptr_t) packet * UINT64_C(0x9e3779b97f4a7c15))
+           >> (64 - OKO_DP_ARRIVAL_BITS);
+}
+
+void
+oko_dp_arrival_init(struct oko_dp_arrival *order,
+                    struct dp_packet *const arrival[], size_t n)
+{
+    BUILD_ASSERT_DECL(NETDEV_MAX_BURST <= UINT8_MAX);
+    ovs_assert(n <= NETDEV_MAX_BURST);
+    memset(order->packet, 0, sizeof order->packet);
+    for (size_t i = 0; i < n; i++) {
+        size_t slot = arrival_slot(arrival[i]);
+
+        /* At most half full: a free slot is always found. */
+        while (order->packet[slot] && order->packet[slot] != arrival[i]) {
+            slot = (slot + 1) % OKO_DP_ARRIVAL_SLOTS;
+        }
+        if (!order->packet[slot]) {     /* A packet twice keeps its first. */
+            order->packet[slot] = arrival[i];
+            order->index[slot] = i;
+        }
+    }
+}
+
+static uint8_t
+arrival_index(const struct oko_dp_arrival *order,
+              const struct dp_packet *packet)
+{
+    for (size_t slot = arrival_slot(packet); order->packet[slot];
+         slot = (slot + 1) % OKO_DP_ARRIVAL_SLOTS) {
+        if (order->packet[slot] == packet) {
+            return order->index[slot];
+        }
+    }
+    return 0;
+}
+
+void
+oko_dp_arrival_sort(const struct oko_dp_arrival *order,
+                    struct dp_packet_batch *batch)
+{
+    uint8_t index[ARRAY_SIZE(batch->packets)];
+    size_t n = dp_packet_batch_size(batch);
+
+    for (size_t i = 0; i < n; i++) {
+        index[i] = arrival_index(order, batch->packets[i]);
+    }
+    /* Insertion sort: at most a burst, mostly in order already. */
+    for (size_t i = 1; i < n; i++) {
+        struct dp_packet *packet = batch->packets[i];
+        uint8_t at = index[i];
+        size_t j = i;
+
+        for (; j > 0 && index[j - 1] > at; j--) {
+            batch->packets[j] = batch->packets[j - 1];
+            index[j] = index[j - 1];
+        }
+        batch->packets[j] = packet;
+        index[j] = at;
+    }
+}
+
 static void
 history_enter_epoch(struct oko_dp_history *h)
 {

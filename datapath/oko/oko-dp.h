@@ -374,4 +374,27 @@ struct oko_dp_pass {
 struct oko_dp_pass *oko_dp_pass_enter(const struct dp_packet_batch *packets);
 void oko_dp_pass_leave(struct oko_dp_pass *);
 
+/* Where each packet of a pass's input arrived, for putting the batches that
+ * packets refused by a chain join back in arrival order: an open-addressed
+ * table of twice NETDEV_MAX_BURST slots (at most half full), built by a pass
+ * once it has refused packets, then one probe or two per packet, where a
+ * scan of the input cost up to a burst of comparisons (a stateful firewall
+ * refuses on most passes). */
+#define OKO_DP_ARRIVAL_BITS 6
+#define OKO_DP_ARRIVAL_SLOTS (1 << OKO_DP_ARRIVAL_BITS)
+
+struct oko_dp_arrival {
+    const struct dp_packet *packet[OKO_DP_ARRIVAL_SLOTS];   /* NULL: free. */
+    uint8_t index[OKO_DP_ARRIVAL_SLOTS];    /* Position in the input. */
+};
+
+/* Records 'arrival', the pass's 'n' input packets in order
+ * (n <= NETDEV_MAX_BURST). */
+void oko_dp_arrival_init(struct oko_dp_arrival *,
+                         struct dp_packet *const arrival[], size_t n);
+/* Sorts 'batch' by arrival; a packet not in the input (none is expected)
+ * counts as arrived first.  Stable. */
+void oko_dp_arrival_sort(const struct oko_dp_arrival *,
+                         struct dp_packet_batch *batch);
+
 #endif /* oko-dp.h */
