@@ -384,15 +384,13 @@ oko_dp_pass_leave(struct oko_dp_pass *pass)
     t->open--;
 }
 
-/* A slot from the pointer's bits (Fibonacci hashing): packets are mbufs of
- * one pool, a constant stride apart, which the multiplication spreads over
- * the top bits. */
+/* A slot from the pointer (packets are mbufs of one pool, a constant stride
+ * apart: hash_pointer() mixes all of its bits). */
 static size_t
 arrival_slot(const struct dp_packet *packet)
 {
     BUILD_ASSERT_DECL(OKO_DP_ARRIVAL_SLOTS >= 2 * NETDEV_MAX_BURST);
-    return ((uint64_t) (uintptr_t) packet * UINT64_C(0x9e3779b97f4a7c15))
-           >> (64 - OKO_DP_ARRIVAL_BITS);
+    return hash_pointer(packet, 0) & (OKO_DP_ARRIVAL_SLOTS - 1);
 }
 
 void
