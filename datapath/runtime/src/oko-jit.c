@@ -661,7 +661,7 @@ add_usage(const struct oko_insn *insns, size_t n, struct usage *u)
  * chain's), and padding that aligns rsp if the code calls helpers.  The
  * program's stack is not here (see the top of this file). */
 struct frame {
-    uint8_t saved[6];
+    uint8_t saved[6];           /* rbp, rbx, r12-r15: each at most once */
     int n_saved;
     /* rdi, rsi, rcx, r11, rax, rax (the first 'n_args') pushed after
      * 'saved' */
@@ -670,16 +670,39 @@ struct frame {
     int stack_bytes;
 };
 
+/* BPF r6-r9 in callee-saved registers. */
+static const struct { int bpf; uint8_t x86; } callee_saved[] = {
+    { 6, RBX }, { 7, R13 }, { 8, R14 }, { 9, R15 },
+};
+
+/* Up to 'max' callee-saved registers the code never touches (no BPF
+ * register mapped to them is named, r12 only without division), into
+ * 'regs': a helper keeps them, so a fused chain's loop can keep its state
+ * there for the whole loop.  Returns how many. */
+static int
+find_spare(const struct usage *u, uint8_t regs[], int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < 4 && n < max; i++) {
+        if (!u->uses[callee_saved[i].bpf]) {
+            regs[n++] = callee_saved[i].x86;
+        }
+    }
+    if (n < max && !u->divides) {
+        regs[n++] = R12;
+    }
+    return n;
+}
+
+/* 'extra' registers (from find_spare()) are saved too. */
 static void
-plan_frame(const struct usage *u, int n_args, struct frame *fr)
+plan_frame(const struct usage *u, int n_args, const uint8_t extra[],
+           int n_extra, struct frame *fr)
 {
     fr->n_saved = 0;
     if (u->uses[10]) {
         fr->saved[fr->n_saved++] = RBP;
     }
-    static const struct { int bpf; uint8_t x86; } callee_saved[] = {
-        { 6, RBX }, { 7, R13 }, { 8, R14 }, { 9, R15 },
-    };
     for (size_t i = 0; i < 4; i++) {
         if (u->uses[callee_saved[i].bpf]) {
             fr->saved[fr->n_saved++] = callee_saved[i].x86;
@@ -687,6 +710,9 @@ plan_frame(const struct usage *u, int n_args, struct frame *fr)
     }
     if (u->divides) {
         fr->saved[fr->n_saved++] = R12;
+    }
+    for (int i = 0; i < n_extra; i++) {
+        fr->saved[fr->n_saved++] = extra[i];
     }
     fr->n_args = n_args;
     /* At entry rsp = 8 (mod 16); helper calls need rsp = 0 (mod 16). */
@@ -848,7 +874,7 @@ emit_program(struct jit_state *s, const struct jit_source *src)
     struct frame fr;
 
     add_usage(insns, n, &u);
-    plan_frame(&u, 0, &fr);
+    plan_frame(&u, 0, NULL, 0, &fr);
     emit_prologue(s, &fr);
     emit_body(s, insns, n);
     s->exit_offset = s->size;
@@ -859,23 +885,27 @@ emit_program(struct jit_state *s, const struct jit_source *src)
 /* A fused chain (oko_jit_chain_fn): a loop over the batch's packets whose
  * body is the programs' bodies one after the other, in one frame set up
  * once, with the union of what they need saved.  The loop's state lives in
- * the native frame (the programs' registers take every register a helper
- * call preserves): the current entry of 'pkts', its end and start, where a
+ * the native frame: the current entry of 'pkts', its end and start, where a
  * refusal goes and, for a chain of several programs, the packet's data and
- * length.  Each packet's data and length come from its structure as the
- * layout says, checked as oko_filter_run_in_section() checks them, before
- * any program runs.  Before each program only r1 and r2 are set: r10 stays
- * the stack's top for every packet and program (no program writes it,
- * helpers keep rbp), and a program reads no register it has not written,
- * so what an earlier program or packet leaves in r0 and r3-r9, or on the
- * stack, is never read.
+ * length; the current entry and the end live in two callee-saved registers
+ * instead (saved by the prologue, kept by helpers) where the programs leave
+ * two spare (find_spare(): they name neither's BPF register), as most
+ * chains do, so that the cursor does not go through a store and a load of
+ * the frame on every packet.  Each packet's data and length come from its
+ * structure as the layout says, checked as oko_filter_run_in_section()
+ * checks them, before any program runs.  Before each program only r1 and
+ * r2 are set: r10 stays the stack's top for every packet and program (no
+ * program writes it, helpers keep rbp), and a program reads no register it
+ * has not written, so what an earlier program or packet leaves in r0 and
+ * r3-r9, or on the stack, is never read.
  *
  *     if rsi == 0: return 0
  *     rsi = rdi + 8 * rsi; r11 = rdi            end, start
  *     prologue: push rdi (cur), rsi (end), rcx (refusal), r11 (start)
  *               [and two slots: data, len]
+ *     [spare: CUR = rdi; END = rsi]
  *   loop:
- *     r11 = [[cur]]
+ *     r11 = [[cur]]                          [spare: r11 = [CUR]]
  *     edi = (u16) [r11 + data_ofs]; if edi == 0xffff: no_packet
  *     rdi += [r11 + base]; if rdi == 0: no_packet
  *     esi = (u32) [r11 + len]; if rsi > OKO_MAX_PKT_LEN: too_long
@@ -884,14 +914,16 @@ emit_program(struct jit_state *s, const struct jit_source *src)
  *       [i > 0: rdi = [data]; rsi = [len]]
  *       body i; cmp rax, expect i; jne stub i
  *     r11 = [cur] + 8; [cur] = r11; cmp r11, [end]; jb loop
- *     rax = r11
+ *     rax = r11                  [spare: CUR += 8; cmp CUR, END; jb loop;
+ *                                 rax = CUR]
  *   index:
  *     rax = (rax - [start]) >> 3; epilogue
  *   stub i: r11d = i; jmp refused
  *   no_packet: rax = OKO_R0_NO_PACKET; r11d = 0; jmp refused
  *   too_long: rax = OKO_R0_TOO_LONG; r11d = 0
  *   refused:
- *     rcx = [refusal]; [rcx] = r11; [rcx + 8] = rax; rax = [cur]; jmp index
+ *     rcx = [refusal]; [rcx] = r11; [rcx + 8] = rax; rax = [cur] [spare: CUR];
+ *     jmp index
  */
 static void
 emit_load_slot(struct jit_state *s, int reg, int32_t slot)
@@ -957,7 +989,13 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
         add_usage(src->links[i].insns, src->links[i].n_insns, &u);
     }
     u.uses[1] = u.uses[2] = true;
-    plan_frame(&u, reloads ? 6 : 4, &fr);
+    /* The cursor and the end in registers, if two are spare: the cursor
+     * then goes from one packet to the next in a register, not through a
+     * store and a load of the frame on every packet. */
+    uint8_t spare[2];
+    bool in_regs = find_spare(&u, spare, 2) == 2;
+    int cur = in_regs ? spare[0] : -1, end = in_regs ? spare[1] : -1;
+    plan_frame(&u, reloads ? 6 : 4, spare, in_regs ? 2 : 0, &fr);
 
     /* No packets: return 0 before the loop, which runs at least once. */
     emit_alu_rr(s, true, 0x85, RSI, RSI);       /* test rsi, rsi */
@@ -979,11 +1017,22 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
     int32_t start_slot = base, refusal_slot = base + 8, end_slot = base + 16,
             cur_slot = base + 24;
 
+    if (in_regs) {
+        emit_mov_rr(s, true, RDI, cur);
+        emit_mov_rr(s, true, RSI, end);
+    }
+
     size_t loop = s->size;
-    emit_load_slot(s, R11, cur_slot);
-    emit_rex(s, true, R11, R11, false);
-    emit1(s, 0x8b);                             /* mov r11, [r11] */
-    emit_modrm_mem(s, R11, R11, 0);
+    if (in_regs) {
+        emit_rex(s, true, R11, cur, false);
+        emit1(s, 0x8b);                         /* mov r11, [cur] */
+        emit_modrm_mem(s, R11, cur, 0);
+    } else {
+        emit_load_slot(s, R11, cur_slot);
+        emit_rex(s, true, R11, R11, false);
+        emit1(s, 0x8b);                         /* mov r11, [r11] */
+        emit_modrm_mem(s, R11, R11, 0);
+    }
     emit_rex(s, false, RDI, R11, false);
     emit1(s, 0x0f);
     emit1(s, 0xb7);                             /* movzx edi, word [...] */
@@ -1020,14 +1069,21 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
     s->insn_offset = offsets;
 
     /* The next packet, if any. */
-    emit_load_slot(s, R11, cur_slot);
-    emit_alu_ri(s, true, 0, R11, 8);            /* add r11, 8 */
-    emit_store_slot(s, R11, cur_slot);
-    emit_rex(s, true, R11, RSP, false);
-    emit1(s, 0x3b);                             /* cmp r11, [rsp + end] */
-    emit_modrm_mem(s, R11, RSP, end_slot);
-    emit_jcc(s, CC_B, loop);
-    emit_mov_rr(s, true, R11, RAX);             /* rax = end */
+    if (in_regs) {
+        emit_alu_ri(s, true, 0, cur, 8);        /* add cur, 8 */
+        emit_alu_rr(s, true, 0x39, end, cur);   /* cmp cur, end */
+        emit_jcc(s, CC_B, loop);
+        emit_mov_rr(s, true, cur, RAX);         /* rax = end */
+    } else {
+        emit_load_slot(s, R11, cur_slot);
+        emit_alu_ri(s, true, 0, R11, 8);        /* add r11, 8 */
+        emit_store_slot(s, R11, cur_slot);
+        emit_rex(s, true, R11, RSP, false);
+        emit1(s, 0x3b);                         /* cmp r11, [rsp + end] */
+        emit_modrm_mem(s, R11, RSP, end_slot);
+        emit_jcc(s, CC_B, loop);
+        emit_mov_rr(s, true, R11, RAX);         /* rax = end */
+    }
 
     /* rax = (rax - start) / 8: the packets accepted. */
     label[CHAIN_INDEX] = s->size;
@@ -1061,7 +1117,11 @@ emit_chain(struct jit_state *s, const struct jit_source *src)
     emit_rex(s, true, RAX, RCX, false);
     emit1(s, 0x89);                             /* mov [rcx + 8], rax */
     emit_modrm_mem(s, RAX, RCX, 8);
-    emit_load_slot(s, RAX, cur_slot);
+    if (in_regs) {
+        emit_mov_rr(s, true, cur, RAX);
+    } else {
+        emit_load_slot(s, RAX, cur_slot);
+    }
     emit_jmp(s, label[CHAIN_INDEX]);
     return 0;
 }

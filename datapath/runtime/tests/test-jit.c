@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "oko-asm.h"
 #include "oko-filter.h"
 #include "oko-helpers.h"
 #include "oko-jit.h"
@@ -461,6 +462,160 @@ test_chain_refuses_packets_it_cannot_run(void)
     oko_filter_destroy(counter);
 }
 
+/* A program that keeps some of r6-r9 across a helper call, with or without
+ * a division (r12): its verdict on a packet of 'len' bytes whose first byte
+ * is 'first'.  Each register it keeps adds to the verdict, so a loop that
+ * put its cursor into one of them would show. */
+struct keeper {
+    bool r7, r9, divides;
+};
+
+static void
+keeper_text(const struct keeper *k, char *buf, size_t size)
+{
+    const char *op = k->divides ? "div" : "mul";
+    snprintf(buf, size,
+             ".map runs array 4 8 1\n"
+             "mov %%r0, 0\n"
+             "jlt %%r2, 14, exit\n"
+             "ldxb %%r6, [%%r1+0]\n"
+             "%s"
+             "mov %%r8, %%r2\n"
+             "%s"
+             "%s %%r8, %s\n"
+             "stw [%%r10-4], 0\n"
+             "mov %%r2, %%r10\n"
+             "add %%r2, -4\n"
+             "lddw %%r1, map runs\n"
+             "call 1\n"                 /* clobbers r0-r5 */
+             "jeq %%r0, 0, L1\n"
+             "ldxdw %%r3, [%%r0+0]\n"
+             "add %%r3, 1\n"
+             "stxdw [%%r0+0], %%r3\n"
+             "L1:\n"
+             "mov %%r0, %%r8\n"
+             "add %%r0, %%r6\n"
+             "%s%s"
+             "and %%r0, 1\n"
+             "exit\n",
+             k->r7 ? "mov %r7, %r2\n" : "",
+             k->r9 ? "mov %r9, 3\n" : "", op, k->r9 ? "%r9" : "3",
+             k->r7 ? "add %r0, %r7\n" : "", k->r9 ? "add %r0, %r9\n" : "");
+}
+
+static uint64_t
+keeper_verdict(const struct keeper *k, uint32_t len, uint8_t first)
+{
+    if (len < 14) {
+        return 0;
+    }
+    uint64_t v = (k->divides ? len / 3 : len * 3) + first;
+    v += k->r7 ? len : 0;
+    v += k->r9 ? 3 : 0;
+    return v & 1;
+}
+
+/* Chains of one and two programs that leave no callee-saved register
+ * spare, one, or two or more (r12 among them or not): the fused loop keeps
+ * its cursor in the frame or in spare registers, and every packet of a
+ * batch gets the verdicts its programs give, each program running once per
+ * packet it reaches. */
+static void
+test_chain_spare_registers(void)
+{
+    static const struct keeper keepers[] = {
+        { .r7 = true, .r9 = true, .divides = true },    /* none spare */
+        { .r7 = true, .r9 = true, .divides = false },   /* r12 */
+        { .r7 = true, .r9 = false, .divides = false },  /* r15, r12 */
+        { .r7 = true, .r9 = false, .divides = true },   /* r15 */
+        { .r7 = false, .r9 = false, .divides = true },  /* r13, r15 */
+        { .r7 = false, .r9 = true, .divides = false },  /* r13, r12 */
+    };
+    enum { N_KEEPERS = sizeof keepers / sizeof keepers[0], BATCH = 16 };
+    struct oko_filter *filters[N_KEEPERS];
+
+    for (size_t i = 0; i < N_KEEPERS; i++) {
+        char text[1024], error[OKO_ERROR_MAX];
+        struct oko_program prog;
+        struct oko_filter_options opts = { .interpret = false };
+
+        keeper_text(&keepers[i], text, sizeof text);
+        CU_ASSERT_EQUAL_FATAL(oko_asm(text, &prog, error), 0);
+        CU_ASSERT_EQUAL_FATAL(oko_filter_from_program(&prog, &opts,
+                                                      &filters[i], error), 0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(filters[i]->jit.fn);
+    }
+
+    uint8_t data[BATCH][64];
+    struct test_pkt tp[BATCH];
+    const void *pkts[BATCH];
+    for (size_t p = 0; p < BATCH; p++) {
+        memset(data[p], 0, sizeof data[p]);
+        data[p][0] = p * 7;
+        tp[p] = test_pkt(data[p], 10 + p * 3, p % 4);   /* 10 to 55 */
+        pkts[p] = &tp[p];
+    }
+
+    uint64_t runs[N_KEEPERS] = { 0 };
+    for (size_t a = 0; a < N_KEEPERS; a++) {
+        for (size_t b = 0; b <= N_KEEPERS; b++) {
+            /* b == N_KEEPERS: 'a' alone. */
+            size_t n = b < N_KEEPERS ? 2 : 1;
+            size_t idx[2] = { a, b % N_KEEPERS };
+            const struct keeper *k[2] = { &keepers[idx[0]],
+                                          &keepers[idx[1]] };
+            struct oko_jit_chain_link links[2];
+            for (size_t i = 0; i < n; i++) {
+                links[i] = (struct oko_jit_chain_link) {
+                    .insns = filters[idx[i]]->code,
+                    .n_insns = filters[idx[i]]->prog.n_insns,
+                    .expect = 1,
+                };
+            }
+            struct oko_jit_chain chain;
+            char error[OKO_ERROR_MAX];
+            CU_ASSERT_EQUAL_FATAL(compile_chain(links, n, &chain, error), 0);
+
+            oko_epoch_enter();
+            size_t i = 0;
+            while (i < BATCH) {
+                struct oko_jit_refusal refusal = { .at = 99, .r0 = 99 };
+                uint64_t accepted = chain.fn(&pkts[i], BATCH - i,
+                                             oko_stack_top(), &refusal);
+                CU_ASSERT_FATAL(accepted <= BATCH - i);
+                for (size_t p = i; p < i + accepted + (i + accepted < BATCH);
+                     p++) {
+                    /* The programs that ran on packet p, and where the
+                     * first refused it (n: none). */
+                    size_t at = n;
+                    for (size_t l = 0; l < n && at == n; l++) {
+                        runs[idx[l]] += tp[p].len >= 14;
+                        if (!keeper_verdict(k[l], tp[p].len, data[p][0])) {
+                            at = l;
+                        }
+                    }
+                    if (p < i + accepted) {
+                        CU_ASSERT_EQUAL(at, n);
+                    } else {
+                        CU_ASSERT_EQUAL(refusal.at, at);
+                        CU_ASSERT_EQUAL(refusal.r0, 0);
+                    }
+                }
+                i += accepted + 1;
+            }
+            oko_epoch_exit();
+            oko_jit_chain_free(&chain);
+        }
+    }
+    for (size_t i = 0; i < N_KEEPERS; i++) {
+        /* Each run counted once (packets shorter than 14 bytes return
+         * before the map). */
+        CU_ASSERT(runs[i] > 0);
+        CU_ASSERT_EQUAL(map_count(filters[i], 0), runs[i]);
+        oko_filter_destroy(filters[i]);
+    }
+}
+
 static void
 test_chain_limits(void)
 {
@@ -524,6 +679,8 @@ main(int argc, char *argv[])
         { "fused chain refuses packets no program may run on",
           test_chain_refuses_packets_it_cannot_run },
         { "fused chain limits", test_chain_limits },
+        { "fused chain with and without spare registers",
+          test_chain_spare_registers },
         { NULL, NULL },
     };
     return run_suite(argc, argv, "jit placement", cases);
