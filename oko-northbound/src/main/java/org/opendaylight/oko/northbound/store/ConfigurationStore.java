@@ -41,6 +41,7 @@ import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.install.ClusterMember;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
+import org.opendaylight.oko.northbound.store.StoredConfiguration.UnitChange;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
@@ -70,12 +71,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why: the persistent datastore of OpenDaylight 11.0.2 cannot be trusted across a hard stop (KILL, a crash, the
  * OOM killer). An acknowledged write can be missing after the next start, and a later start can fail for good
- * (docs/northbound.md, "Controller restarts"). `make up` therefore runs the configuration datastore without
- * persistence, and this store is what makes the configuration durable: as a commit cohort of each subtree it
- * forces every change to its log in the commit's pre-commit phase, before the datastore applies the change and
- * before the client gets its answer, so an acknowledged write is on disk; a change that cannot be written fails
- * the commit (the client gets the error, nothing is lost silently). At start, the stored subtrees are put into the
- * datastore before the rest of Oko starts (OkoNorthbound takes this component as a reference).
+ * (docs/northbound.md, "Durability"). `make up` therefore runs the configuration datastore without persistence,
+ * and this store is what makes the configuration durable. As a commit cohort of each subtree it forces a
+ * <em>prepare</em> of every change to its log in the commit's pre-commit step and its <em>commit</em> in the commit
+ * step, which the datastore runs before it answers the client: an acknowledged write is on disk, and a change the
+ * datastore gave up after the pre-commit (its client got an error) is never read back ({@link StoreLog}). A change
+ * that cannot be prepared fails the commit (the client gets the error, nothing is lost silently).
+ *
+ * <p>Fails closed: the cohorts are registered before anything else and refuse every write until the stored
+ * configuration is back in the datastore; when the store cannot start (a damaged snapshot, a datastore that does
+ * not answer) or can no longer record commits, they go on refusing, with the reason, until Karaf restarts.
  *
  * <p>The store's directory is {@code oko-store} in Karaf's home, or the system property {@code oko.store.dir}.
  * Where none exists yet, the first start creates it from what the datastore holds (so a persistent datastore of an
@@ -88,8 +93,17 @@ public final class ConfigurationStore implements AutoCloseable {
     private static final long DATASTORE_TIMEOUT_SECONDS = 120;
     /** How long the start waits for the datastore to call the cohorts just registered. */
     private static final long REGISTRATION_WAIT_MILLIS = 10_000;
+    /**
+     * The free space a pre-commit leaves on the store's disk. The commit step's record (a few dozen bytes) must
+     * not fail: the datastore answers the client with success whatever that step says.
+     */
+    static final long DEFAULT_RESERVE_BYTES = 16L << 20;
 
-    private final StoreFiles files;
+    /** Where the store is in its life: only RUNNING takes writes. */
+    enum State { STARTING, RUNNING, FAILED }
+
+    private final Path dir;
+    private final long reserveBytes;
     private final StoredConfiguration stored;
     private final List<Registration> registrations = new ArrayList<>();
     /**
@@ -97,8 +111,11 @@ public final class ConfigurationStore implements AutoCloseable {
      * effect (in a cluster, only the shard leader's cohorts are asked).
      */
     private final AtomicLong asked = new AtomicLong();
-    /** While the stored configuration is put back: writes other than that are refused. */
-    private volatile boolean restoring;
+    private volatile State state = State.STARTING;
+    /** Why the store refuses writes for good (state FAILED). */
+    private volatile String failure;
+    /** The log, once its files are read; null until then, and when they could not be. */
+    private volatile StoreLog log;
 
     @Activate
     public ConfigurationStore(@Reference final DOMDataBroker broker,
@@ -109,61 +126,121 @@ public final class ConfigurationStore implements AutoCloseable {
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build()),
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Nodes.class).build()),
             codec.toYangInstanceIdentifier(DataObjectReference.builder(SynGuards.class).build())), directory(),
-            ClusterMember.name(actorSystem));
+            ClusterMember.name(actorSystem), DEFAULT_RESERVE_BYTES);
     }
 
-    @SuppressWarnings("checkstyle:IllegalCatch")         // closes what it opened, whatever stops the start
+    /**
+     * Registers the cohorts (refusing every write until the start has finished), then reads the files and puts
+     * the configuration back. A start that fails leaves the store FAILED: the cohorts stay and refuse every write
+     * with the reason, rather than let the datastore take writes nothing keeps.
+     */
+    @SuppressWarnings("checkstyle:IllegalCatch")         // whatever stops the start, the store fails closed
     ConfigurationStore(final DOMDataBroker broker, final List<YangInstanceIdentifier> roots, final Path dir,
-            final String member) throws IOException {
+            final String member, final long reserveBytes) throws IOException {
+        this.dir = dir;
+        this.reserveBytes = reserveBytes;
         stored = new StoredConfiguration(roots);
-        files = StoreFiles.open(dir);
         final var cohorts = broker.extension(DOMDataBroker.CommitCohortExtension.class);
         final var listeners = broker.extension(DOMDataBroker.DataTreeChangeExtension.class);
         if (cohorts == null || listeners == null) {
-            files.close();
             throw new IOException("the datastore takes no commit cohorts or listeners: the Oko configuration store "
                 + "cannot work");
         }
-        final List<String> summary = new ArrayList<>();
-        try {
-            final boolean created = files.created();
-            if (!created) {
-                load(dir, summary);
-            }
-            // Whether the datastore holds the configuration already: in a cluster whose other members kept it
-            // while this one was down, it is newer than anything in this member's files.
-            final Optional<Marker> marker = claim(broker, member);
-            if (marker.isEmpty() && !created) {
-                restoring = true;
-            }
-            for (YangInstanceIdentifier root : roots) {
-                registrations.add(cohorts.registerCommitCohort(DOMDataTreeIdentifier.of(CONFIGURATION, root),
-                    new Cohort(root)));
-                // A commit cohort is called on the member that leads the datastore's shard only: changes
-                // committed while another member leads reach this member's files through this listener.
-                registrations.add(listeners.registerTreeChangeListener(DOMDataTreeIdentifier.of(CONFIGURATION, root),
-                    new Follower(root)));
-            }
-            if (marker.isPresent()) {
-                adopt(broker, dir, awaitRestored(broker, marker.orElseThrow()), created, summary);
-            } else if (created) {
-                takeOver(broker, summary);
-            } else {
-                restore(broker, dir, summary);
-            }
-            if (marker.isEmpty()) {
-                mark(broker, member, Marker.RESTORED, String.join("; ", summary));
-            }
-        } catch (IOException | RuntimeException e) {
-            close();
-            throw e;
-        } finally {
-            restoring = false;
+        for (YangInstanceIdentifier root : roots) {
+            registrations.add(cohorts.registerCommitCohort(DOMDataTreeIdentifier.of(CONFIGURATION, root),
+                new Cohort(root)));
         }
+        try {
+            start(broker, listeners, member);
+        } catch (IOException | RuntimeException e) {
+            fail("it did not start: " + e.getMessage());
+            LOG.error("The Oko configuration store in {} did not start: configuration writes are refused until it "
+                + "does (restart Karaf once the cause is fixed)", dir, e);
+        }
+    }
+
+    /** The store's state: RUNNING once the configuration is back, FAILED when it refuses writes for good. */
+    State state() {
+        return state;
+    }
+
+    private void fail(final String why) {
+        failure = why;
+        state = State.FAILED;
+        final StoreLog current = log;
+        if (current != null) {
+            try {
+                current.close();
+            } catch (IOException e) {
+                LOG.warn("Could not close the configuration store", e);
+            }
+        }
+    }
+
+    @SuppressWarnings("checkstyle:IllegalCatch")         // closes the files it opened, whatever stops the read
+    private void start(final DOMDataBroker broker, final DOMDataBroker.DataTreeChangeExtension listeners,
+            final String member) throws IOException {
+        final StoreFiles files = StoreFiles.open(dir);
+        final StoreLog.Loaded loaded;
+        try {
+            loaded = StoreLog.open(files, stored);
+        } catch (RuntimeException e) {
+            files.close();
+            throw e;
+        }
+        log = loaded.log();
+        final List<String> summary = new ArrayList<>();
+        if (loaded.unreadable() > 0) {
+            summary.add(loaded.unreadable() + " stored changes NOT read (files kept in " + copyAside("unread-")
+                + ")");
+        }
+        // What this member's files said before anything of the cluster's reached them: the copy an adoption
+        // keeps aside when the cluster's configuration differs.
+        final StoredConfiguration before = new StoredConfiguration(stored.roots());
+        before.applyAll(stored.allUnits());
+        final boolean created = loaded.created();
+
+        // Whether the datastore holds the configuration already: in a cluster whose other members kept it while
+        // this one was down, it is newer than anything in this member's files.
+        final Optional<Marker> marker = claim(broker, member);
+        for (YangInstanceIdentifier root : stored.roots()) {
+            // A commit cohort is called on the member that leads the datastore's shard only: changes committed
+            // while another member leads reach this member's files through this listener.
+            registrations.add(listeners.registerTreeChangeListener(DOMDataTreeIdentifier.of(CONFIGURATION, root),
+                new Follower(root)));
+        }
+        if (marker.isPresent() || created) {
+            // Another member puts the configuration back (its writes come through this member's cohort when this
+            // member leads the shard), or there is nothing to put back: writes are taken from now on.
+            state = State.RUNNING;
+        }
+        if (marker.isPresent()) {
+            adopt(broker, awaitRestored(broker, marker.orElseThrow()), created, before, summary);
+        } else if (created) {
+            takeOver(broker, summary);
+        } else {
+            restore(broker, summary);
+        }
+        if (marker.isEmpty()) {
+            mark(broker, member, Marker.RESTORED, String.join("; ", summary));
+        }
+        state = State.RUNNING;
         final String line = String.join("; ", summary);
         Files.writeString(dir.resolve("restored"), Instant.now() + " " + line + "\n", StandardCharsets.UTF_8);
         LOG.info("Oko configuration store {}: {}", dir, line);
     }
+
+    /** Copies the store's files into a new directory {@code prefix<time>} beside them; returns it. */
+    private Path copyAside(final String prefix) throws IOException {
+        final Path aside = Files.createDirectories(dir.resolve(prefix + System.currentTimeMillis()));
+        for (String name : List.of(StoreFiles.SNAPSHOT_FILE, StoreFiles.LOG_FILE)) {
+            if (Files.exists(dir.resolve(name))) {
+                Files.copy(dir.resolve(name), aside.resolve(name));
+            }
+        }
+        return aside;
+    }
+
 
     /** The operational /oko:configuration-store: who put the configuration back into the datastore. */
     record Marker(String restoredBy, String state, String summary) {
@@ -273,31 +350,26 @@ public final class ConfigurationStore implements AutoCloseable {
         }
     }
 
+
     /**
      * The datastore holds the configuration another member restored (or the cluster kept while this member was
-     * down): it replaces what this member's files say. Files that said something else are copied aside first.
+     * down): it replaces what this member's files say. What they said before ({@code before}, read before any of
+     * the cluster's changes reached them) is kept aside when it differs.
      */
-    private void adopt(final DOMDataBroker broker, final Path dir, final Marker marker, final boolean created,
-            final List<String> summary) throws IOException {
-        final StoredConfiguration before = new StoredConfiguration(stored.roots());
-        before.applyAll(stored.allUnits());
-        synchronized (this) {
-            for (YangInstanceIdentifier root : stored.roots()) {
-                stored.apply(new Change(root, read(broker, root).orElse(null)));
+    private void adopt(final DOMDataBroker broker, final Marker marker, final boolean created,
+            final StoredConfiguration before, final List<String> summary) throws IOException {
+        log.adopt(() -> readRoots(broker));
+        final StoredConfiguration taken = new StoredConfiguration(stored.roots());
+        taken.applyAll(log.read(StoredConfiguration::allUnits));
+        if (!created && !before.sameUnits(taken)) {
+            final Path aside = Files.createDirectories(dir.resolve("replaced-" + System.currentTimeMillis()));
+            try (StoreFiles copy = StoreFiles.open(aside)) {
+                copy.compact(before.snapshot());
             }
-            if (!created && !before.sameUnits(stored)) {
-                final Path aside = Files.createDirectories(dir.resolve("replaced-" + System.currentTimeMillis()));
-                for (String name : List.of(StoreFiles.SNAPSHOT_FILE, StoreFiles.LOG_FILE)) {
-                    if (Files.exists(dir.resolve(name))) {
-                        Files.copy(dir.resolve(name), aside.resolve(name));
-                    }
-                }
-                summary.add("this member's stored configuration differed from the cluster's and was replaced "
-                    + "(the files are kept in " + aside + ")");
-            }
-            files.compact(stored.snapshot());
+            summary.add("this member's stored configuration differed from the cluster's and was replaced "
+                + "(its copy is kept in " + aside + ")");
         }
-        summary.add(0, "taken from the cluster's datastore (" + stored.size() + " entries; restored by "
+        summary.add(0, "taken from the cluster's datastore (" + taken.size() + " entries; restored by "
             + marker.restoredBy() + ")");
     }
 
@@ -312,65 +384,21 @@ public final class ConfigurationStore implements AutoCloseable {
      * kept in a persistent datastore, taken over once).
      */
     private void takeOver(final DOMDataBroker broker, final List<String> summary) throws IOException {
-        for (YangInstanceIdentifier root : stored.roots()) {
-            stored.apply(new Change(root, read(broker, root).orElse(null)));
-        }
-        files.compact(stored.snapshot());
-        summary.add("created from what the datastore held (" + stored.size() + " entries)");
+        log.adopt(() -> readRoots(broker));
+        summary.add("created from what the datastore held (" + log.read(StoredConfiguration::size) + " entries)");
     }
 
     /**
-     * Reads the snapshot and the log. A record this version cannot read (damaged, or naming a subtree it does not
-     * store) is skipped, after the files are copied aside: the start goes on with everything else.
+     * Puts every stored entry back into the datastore, a transaction per root, entry by entry (the cohorts let
+     * only these writes through while the store starts, and do not log them again). An entry the datastore
+     * refuses (a program this version's filter library refuses, for one) is written to a file beside the store,
+     * with the reason in karaf.log, and dropped from the store; the others are restored.
      */
-    private void load(final Path dir, final List<String> summary) throws IOException {
-        final List<byte[]> records = new ArrayList<>();
-        if (files.snapshot() != null) {
-            records.add(files.snapshot());
-        }
-        records.addAll(files.changes());
-        int skipped = 0;
-        for (byte[] record : records) {
-            final List<Change> changes;
-            try {
-                changes = StoredConfiguration.decode(record);
-            } catch (IOException | IllegalArgumentException | IllegalStateException e) {
-                LOG.error("A record of the configuration store cannot be read: skipped", e);
-                skipped++;
-                continue;
-            }
-            for (Change change : changes) {
-                if (stored.covers(change.path())) {
-                    stored.apply(change);
-                } else {
-                    LOG.error("The configuration store holds {}, which this version does not store: skipped",
-                        change.path());
-                    skipped++;
-                }
-            }
-        }
-        if (skipped > 0) {
-            final Path aside = Files.createDirectories(dir.resolve("unread-" + System.currentTimeMillis()));
-            for (String name : List.of(StoreFiles.SNAPSHOT_FILE, StoreFiles.LOG_FILE)) {
-                if (Files.exists(dir.resolve(name))) {
-                    Files.copy(dir.resolve(name), aside.resolve(name));
-                }
-            }
-            summary.add(skipped + " stored changes NOT read (files kept in " + aside + ")");
-        }
-    }
-
-    /**
-     * Puts every stored entry back into the datastore, a transaction per root, entry by entry: the cohorts log it
-     * like any write, so the store keeps matching the datastore. An entry the datastore refuses (a program this
-     * version's filter library refuses, for one) is written to a file beside the store, with the reason in
-     * karaf.log, and dropped from the store; the others are restored.
-     */
-    private void restore(final DOMDataBroker broker, final Path dir, final List<String> summary) throws IOException {
+    private void restore(final DOMDataBroker broker, final List<String> summary) throws IOException {
         boolean confirmed = false;
         final long deadline = System.currentTimeMillis() + REGISTRATION_WAIT_MILLIS;
         for (YangInstanceIdentifier root : stored.roots()) {
-            final List<Change> units = stored.units(root);
+            final List<Change> units = log.read(config -> config.units(root));
             if (units.isEmpty()) {
                 continue;
             }
@@ -378,7 +406,7 @@ public final class ConfigurationStore implements AutoCloseable {
             final long before = asked.get();
             if (put(broker, units) == null) {
                 // Until the datastore has asked the cohorts about a commit, their registration may not have taken
-                // effect: a write then would not be stored. The same puts again until it has.
+                // effect: a write then would not be checked. The same puts again until it has.
                 while (!confirmed && asked.get() == before && System.currentTimeMillis() < deadline) {
                     sleep(100);
                     put(broker, units);
@@ -397,21 +425,27 @@ public final class ConfigurationStore implements AutoCloseable {
             }
             final Path aside = dir.resolve("refused-" + name + "-" + System.currentTimeMillis());
             Files.write(aside, StoredConfiguration.encode(refused));
-            synchronized (this) {
-                final List<Change> removal = refused.stream().map(unit -> new Change(unit.path(), null)).toList();
-                files.append(StoredConfiguration.encode(removal));
-                stored.applyAll(removal);
-            }
+            log.record(refused.stream().map(unit -> new Change(unit.path(), null)).toList());
             summary.add(name + ": " + (units.size() - refused.size()) + " restored, " + refused.size()
                 + " NOT restored (refused by the datastore, see karaf.log; kept in " + aside + ")");
         }
         if (summary.isEmpty()) {
             summary.add("nothing stored");
         }
-        if (!confirmed && stored.size() > 0) {
+        if (!confirmed && log.read(StoredConfiguration::size) > 0) {
             LOG.warn("The datastore did not call the configuration store's cohorts within {} ms of their "
                 + "registration", REGISTRATION_WAIT_MILLIS);
         }
+    }
+
+
+    /** What the datastore holds under every stored root, as changes that make the store hold the same. */
+    private List<Change> readRoots(final DOMDataBroker broker) throws IOException {
+        final List<Change> held = new ArrayList<>();
+        for (YangInstanceIdentifier root : stored.roots()) {
+            held.add(new Change(root, read(broker, root).orElse(null)));
+        }
+        return held;
     }
 
     /** Puts {@code units} in one transaction; null when it committed, else why not. */
@@ -450,48 +484,25 @@ public final class ConfigurationStore implements AutoCloseable {
         }
     }
 
-    /** While restoring: whether a commit only puts back what the store holds (the restore's own). */
-    private synchronized boolean isRestore(final List<Change> changes) {
-        return changes.stream().allMatch(change -> Objects.equals(stored.unit(change.path()), change.data()));
-    }
-
-    /** Stores the changes the stored model does not hold yet. */
-    private synchronized void writeNew(final List<Change> changes) throws IOException {
-        final List<Change> fresh = changes.stream().filter(change -> !stored.holds(change)).toList();
-        if (!fresh.isEmpty()) {
-            write(fresh);
-        }
-    }
-
-    /** Forces {@code changes} to the log (the durability point), then takes them into the stored model. */
-    private synchronized void write(final List<Change> changes) throws IOException {
-        files.append(StoredConfiguration.encode(changes));
-        stored.applyAll(changes);
-        if (files.wantsCompaction()) {
-            try {
-                files.compact(stored.snapshot());
-            } catch (IOException e) {
-                // The change itself is in the log: the commit goes on, the next change tries again.
-                LOG.warn("Could not write a new snapshot of the configuration store", e);
-            }
-        }
-    }
 
     @Deactivate
     @Override
     public synchronized void close() {
         registrations.forEach(Registration::close);
         registrations.clear();
-        try {
-            files.close();
-        } catch (IOException e) {
-            LOG.warn("Could not close the configuration store", e);
+        final StoreLog current = log;
+        if (current != null) {
+            try {
+                current.close();
+            } catch (IOException e) {
+                LOG.warn("Could not close the configuration store", e);
+            }
         }
     }
 
     /**
      * Keeps this member's files in line with changes committed while another member leads the shard (its cohort
-     * is the one called). A change this member's cohort stored already is not written again.
+     * is the one called). A commit this member's cohort stored already is not written again ({@link StoreLog}).
      */
     private final class Follower implements DOMDataTreeChangeListener {
         private final YangInstanceIdentifier root;
@@ -504,15 +515,20 @@ public final class ConfigurationStore implements AutoCloseable {
         public void onDataTreeChanged(final List<DataTreeCandidate> candidates) {
             // The datastore has told this member about a commit: what restore() waits for.
             asked.incrementAndGet();
-            final List<Change> changes = new ArrayList<>();
-            for (DataTreeCandidate candidate : candidates) {
-                changes.addAll(StoredConfiguration.changes(candidate.getRootPath(), candidate.getRootNode()));
+            final StoreLog current = log;
+            if (current == null || state == State.FAILED) {
+                return;
             }
             try {
-                writeNew(changes);
+                for (DataTreeCandidate candidate : candidates) {
+                    current.notified(StoredConfiguration.unitChanges(candidate.getRootPath(),
+                        candidate.getRootNode()));
+                }
             } catch (IOException e) {
-                LOG.error("Could not store a change of {} committed through another member: this member's "
-                    + "files miss it until it restarts with the cluster running", root, e);
+                fail("it could not record a change of " + root + " committed through another member ("
+                    + e.getMessage() + ")");
+                LOG.error("Could not store a change of {} committed through another member: configuration writes "
+                    + "are refused until Karaf restarts", root, e);
             }
         }
 
@@ -534,59 +550,106 @@ public final class ConfigurationStore implements AutoCloseable {
         public FluentFuture<PostCanCommitStep> canCommit(final Object txId, final EffectiveModelContext ctx,
                 final Collection<DOMDataTreeCandidate> candidates) {
             asked.incrementAndGet();
-            final List<Change> changes = new ArrayList<>();
-            final List<Change> undo = new ArrayList<>();
+            final List<UnitChange> changes = new ArrayList<>();
             for (DOMDataTreeCandidate candidate : candidates) {
-                final YangInstanceIdentifier path = candidate.getRootPath().path();
-                changes.addAll(StoredConfiguration.changes(path, candidate.getRootNode()));
-                undo.addAll(StoredConfiguration.undo(path, candidate.getRootNode()));
+                changes.addAll(StoredConfiguration.unitChanges(candidate.getRootPath().path(),
+                    candidate.getRootNode()));
             }
             if (changes.isEmpty()) {
                 return PostCanCommitStep.NOOP_SUCCESSFUL_FUTURE;
             }
-            if (restoring && !isRestore(changes)) {
-                return FluentFutures.immediateFailedFluentFuture(new DataValidationFailedException(
-                    YangInstanceIdentifier.class, root, "Oko is putting the stored configuration back into the "
-                        + "datastore (a start): try again in a few seconds"));
+            final State now = state;
+            if (now == State.FAILED) {
+                return refuse("the Oko configuration store refuses configuration writes: " + failure
+                    + " (see karaf.log)");
             }
-            return FluentFutures.immediateFluentFuture(new PostCanCommitStep() {
-                @Override
-                public ListenableFuture<? extends PostPreCommitStep> preCommit() {
-                    try {
-                        write(changes);
-                    } catch (IOException e) {
-                        LOG.error("Could not store a change of {}: the write is refused", root, e);
-                        return Futures.immediateFailedFuture(new IOException(
-                            "the Oko configuration store could not write the change: " + e.getMessage(), e));
+            final StoreLog current = log;
+            if (now == State.STARTING) {
+                if (current == null || !current.read(config -> isRestore(config, changes))) {
+                    return refuse("Oko is putting the stored configuration back into the datastore (a start): try "
+                        + "again in a few seconds");
+                }
+                // The restore's own write: the store holds it already.
+                return FluentFutures.immediateFluentFuture(new Step(current, changes, true));
+            }
+            return FluentFutures.immediateFluentFuture(new Step(current, changes, false));
+        }
+
+        private FluentFuture<PostCanCommitStep> refuse(final String message) {
+            return FluentFutures.immediateFailedFluentFuture(new DataValidationFailedException(
+                YangInstanceIdentifier.class, root, message));
+        }
+
+        /** One commit's steps: prepare forced in the pre-commit, commit forced in the commit step. */
+        private final class Step implements PostCanCommitStep, PostPreCommitStep {
+            private final StoreLog storeLog;
+            private final List<UnitChange> changes;
+            private final boolean held;
+            private StoreLog.Prepared prepared;
+
+            Step(final StoreLog storeLog, final List<UnitChange> changes, final boolean held) {
+                this.storeLog = storeLog;
+                this.changes = changes;
+                this.held = held;
+            }
+
+            @Override
+            public ListenableFuture<? extends PostPreCommitStep> preCommit() {
+                if (held) {
+                    return Futures.immediateFuture(this);
+                }
+                try {
+                    final long free = Files.getFileStore(dir).getUsableSpace();
+                    if (free < reserveBytes) {
+                        throw new IOException("the disk holding " + dir + " has " + (free >> 20) + " MiB free, "
+                            + "less than the " + (reserveBytes >> 20) + " MiB the store keeps in reserve");
                     }
-                    return Futures.immediateFuture(new PostPreCommitStep() {
-                        @Override
-                        public ListenableFuture<?> commit() {
-                            return PostPreCommitStep.NOOP_COMMIT_FUTURE;
-                        }
-
-                        @Override
-                        public ListenableFuture<?> abort() {
-                            return undo(undo);
-                        }
-                    });
+                    prepared = storeLog.prepare(changes);
+                } catch (IOException e) {
+                    LOG.error("Could not store a change of {}: the write is refused", root, e);
+                    return Futures.immediateFailedFuture(new IOException(
+                        "the Oko configuration store could not write the change: " + e.getMessage(), e));
                 }
-
-                @Override
-                public ListenableFuture<?> abort() {
-                    return ThreePhaseCommitStep.NOOP_ABORT_FUTURE;
-                }
-            });
-        }
-
-        /** A commit that failed after its pre-commit: the units it changed go back to what they were. */
-        private ListenableFuture<?> undo(final List<Change> undo) {
-            try {
-                write(undo);
-            } catch (IOException e) {
-                LOG.error("Could not undo an aborted change of {} in the configuration store", root, e);
+                return Futures.immediateFuture(this);
             }
-            return ThreePhaseCommitStep.NOOP_ABORT_FUTURE;
+
+            @Override
+            public ListenableFuture<?> commit() {
+                if (held) {
+                    storeLog.alreadyStored(changes);
+                    return PostPreCommitStep.NOOP_COMMIT_FUTURE;
+                }
+                try {
+                    storeLog.commit(prepared);
+                } catch (IOException | IllegalStateException e) {
+                    // The datastore answers its client with success whatever this step says: the store cannot
+                    // promise the next write, so it takes none.
+                    fail("it could not record the commit of an acknowledged change of " + root + " ("
+                        + e.getMessage() + ")");
+                    LOG.error("Could not record the commit of a change of {}: configuration writes are refused "
+                        + "until Karaf restarts", root, e);
+                }
+                return PostPreCommitStep.NOOP_COMMIT_FUTURE;
+            }
+
+            @Override
+            public ListenableFuture<?> abort() {
+                if (prepared != null) {
+                    try {
+                        storeLog.abort(prepared);
+                    } catch (IOException e) {
+                        // Without its commit, the prepare is never read back: the abort only tidies the log.
+                        LOG.warn("Could not record the abort of a change of {}", root, e);
+                    }
+                }
+                return ThreePhaseCommitStep.NOOP_ABORT_FUTURE;
+            }
         }
+    }
+
+    /** While the store starts: whether a commit only puts back what the store holds (the restore's own). */
+    private static boolean isRestore(final StoredConfiguration config, final List<UnitChange> changes) {
+        return changes.stream().allMatch(change -> change.after() != null
+            && Objects.equals(config.unit(change.path()), change.after()));
     }
 }

@@ -45,6 +45,24 @@ final class StoredConfiguration {
     record Change(YangInstanceIdentifier path, NormalizedNode data) {
     }
 
+    /**
+     * One unit's change in one commit: its data before and after, as the datastore's data tree holds them (the
+     * same objects wherever the datastore hands out the same commit: what tells a commit from another of equal
+     * data).
+     */
+    record UnitChange(YangInstanceIdentifier path, NormalizedNode before, NormalizedNode after) {
+    }
+
+    /** The changes that make each unit what {@code changes} leave it. */
+    static List<Change> plain(final List<UnitChange> changes) {
+        return changes.stream().map(unit -> new Change(unit.path(), unit.after())).toList();
+    }
+
+    /** Changes as unit changes whose earlier data is unknown. */
+    static List<UnitChange> unplain(final List<Change> changes) {
+        return changes.stream().map(change -> new UnitChange(change.path(), null, change.data())).toList();
+    }
+
     private final List<YangInstanceIdentifier> roots;
     private final Map<YangInstanceIdentifier, NormalizedNode> units = new HashMap<>();
 
@@ -149,21 +167,23 @@ final class StoredConfiguration {
      * The changes a commit makes to one root, as units: a write of one switch entry is one change of that entry.
      */
     static List<Change> changes(final YangInstanceIdentifier root, final DataTreeCandidateNode node) {
-        final var out = new ArrayList<Change>();
-        collect(root, node, 0, out, false);
-        return out;
+        return plain(unitChanges(root, node));
     }
 
     /** The changes that undo what {@link #changes} returns for the same commit: the same units, as they were. */
     static List<Change> undo(final YangInstanceIdentifier root, final DataTreeCandidateNode node) {
-        final var out = new ArrayList<Change>();
-        collect(root, node, 0, out, true);
+        return unitChanges(root, node).stream().map(unit -> new Change(unit.path(), unit.before())).toList();
+    }
+
+    /** The units a commit changes below one root, each with its data before and after. */
+    static List<UnitChange> unitChanges(final YangInstanceIdentifier root, final DataTreeCandidateNode node) {
+        final var out = new ArrayList<UnitChange>();
+        collect(root, node, 0, out);
         return out;
     }
 
     private static void collect(final YangInstanceIdentifier path, final DataTreeCandidateNode node, final int depth,
-            final List<Change> out, final boolean before) {
-        final NormalizedNode data = before ? node.dataBefore() : node.dataAfter();
+            final List<UnitChange> out) {
         switch (node.modificationType()) {
             case UNMODIFIED:
                 return;
@@ -173,14 +193,14 @@ final class StoredConfiguration {
                 final NormalizedNode shape = node.dataAfter() != null ? node.dataAfter() : node.dataBefore();
                 if (depth == 0 && shape instanceof ContainerNode || depth == 1 && shape instanceof SystemMapNode) {
                     for (DataTreeCandidateNode child : node.childNodes()) {
-                        collect(path.node(child.name()), child, depth + 1, out, before);
+                        collect(path.node(child.name()), child, depth + 1, out);
                     }
                     return;
                 }
-                out.add(new Change(path, data));
+                out.add(new UnitChange(path, node.dataBefore(), node.dataAfter()));
                 return;
             default:                                // written or deleted as a whole
-                out.add(new Change(path, data));
+                out.add(new UnitChange(path, node.dataBefore(), node.dataAfter()));
         }
     }
 

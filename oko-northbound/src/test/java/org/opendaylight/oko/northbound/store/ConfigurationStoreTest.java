@@ -1,0 +1,268 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.opendaylight.mdsal.common.api.LogicalDatastoreType.CONFIGURATION;
+
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.CommitInfo;
+import org.opendaylight.mdsal.common.api.PostCanCommitStep;
+import org.opendaylight.mdsal.common.api.PostPreCommitStep;
+import org.opendaylight.mdsal.common.api.ThreePhaseCommitStep;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Programs;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches._switch.ProgramBuilder;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
+import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.util.concurrent.FluentFutures;
+import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
+import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
+import org.opendaylight.yangtools.yang.model.api.EffectiveModelContext;
+
+/**
+ * The configuration store in front of a model of the datastore ({@link ModelDatastore}): what a client was
+ * answered with success is what a start after a KILL puts back, and nothing else. Each test names the finding of
+ * issue 55 it reproduces; each failed on the store before the two-phase records.
+ */
+class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
+    private static final String MEMBER = "member-1";
+
+    @TempDir
+    Path dir;
+
+    private BindingNormalizedNodeSerializer codec;
+    private EffectiveModelContext schema;
+    private List<YangInstanceIdentifier> roots;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        setup();
+        codec = getDataBrokerTestCustomizer().getAdapterContext().currentSerializer();
+        schema = getDataBrokerTestCustomizer().getSchemaService().getGlobalContext();
+        roots = List.of(codec.toYangInstanceIdentifier(DataObjectReference.builder(Programs.class).build()),
+            codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build()),
+            codec.toYangInstanceIdentifier(DataObjectReference.builder(Nodes.class).build()));
+    }
+
+    /** A controller started on an empty datastore (persistent=false) with the store in {@link #dir}. */
+    private ConfigurationStore start(final ModelDatastore datastore) throws IOException {
+        return new ConfigurationStore(datastore.member(MEMBER), roots, dir, MEMBER, 0);
+    }
+
+    private static DataObjectIdentifier<Switch> switchRef(final String node) {
+        return DataObjectIdentifier.builder(Switches.class).child(Switch.class, new SwitchKey(new NodeId(node)))
+            .build();
+    }
+
+    private YangInstanceIdentifier switchPath(final String node) {
+        return codec.toYangInstanceIdentifier(switchRef(node));
+    }
+
+    /** A switch entry running one program named {@code program}. */
+    private NormalizedNode switchEntry(final String node, final String program) {
+        return codec.toNormalizedDataObject(switchRef(node), new SwitchBuilder().setNode(new NodeId(node))
+            .setProgram(BindingMap.of(new ProgramBuilder().setProgramId(new ProgramId(Uint32.valueOf(5)))
+                .setProgram(new ProgramName(program)).build())).build()).node();
+    }
+
+    private DOMDataTreeWriteTransaction put(final ModelDatastore.Member member, final String node,
+            final String program) {
+        final var tx = member.newWriteOnlyTransaction();
+        tx.put(CONFIGURATION, switchPath(node), switchEntry(node, program));
+        return tx;
+    }
+
+    private DOMDataTreeWriteTransaction delete(final ModelDatastore.Member member, final String node) {
+        final var tx = member.newWriteOnlyTransaction();
+        tx.delete(CONFIGURATION, switchPath(node));
+        return tx;
+    }
+
+    private static void assertAcknowledged(final List<? extends ListenableFuture<? extends CommitInfo>> answers)
+            throws InterruptedException {
+        for (var answer : answers) {
+            try {
+                answer.get();
+            } catch (ExecutionException e) {
+                throw new AssertionError("a write the test expects to be acknowledged failed", e);
+            }
+        }
+    }
+
+    private static String refusal(final ListenableFuture<? extends CommitInfo> answer) {
+        final var failure = assertThrows(ExecutionException.class, answer::get, "the write is refused");
+        final var text = new StringBuilder();
+        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+            text.append(cause.getMessage()).append(" / ");
+        }
+        return text.toString();
+    }
+
+    /** What the switch entry is after a KILL of the controller and a start on an empty datastore. */
+    private Optional<NormalizedNode> afterKill(final ModelDatastore.Member member, final String node)
+            throws IOException {
+        member.kill();
+        final var restarted = new ModelDatastore(schema);
+        start(restarted);
+        return restarted.read(switchPath(node));
+    }
+
+    /**
+     * Finding 1: two writers of one entry, X then Y, both answered before this member's listener hears of X (its
+     * notifications come after the answers): the store must not log X again after Y. Killed after the listener
+     * heard of X only.
+     */
+    @Test
+    void twoWritersOfOneEntryKeepTheLastAcknowledgedThroughAKill() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        start(datastore);
+        assertAcknowledged(List.of(put(member, "openflow:1", "first").commit()));
+        member.hold();
+        assertAcknowledged(List.of(put(member, "openflow:1", "x").commit()));
+        assertAcknowledged(List.of(put(member, "openflow:1", "y").commit()));
+        member.deliver(1);                                      // the listener hears of X, then the KILL
+        assertEquals(Optional.of(switchEntry("openflow:1", "y")), afterKill(member, "openflow:1"));
+    }
+
+    /** Finding 1, with a delete: an acknowledged delete is not undone by the put before it. */
+    @Test
+    void anAcknowledgedDeleteIsNotUndoneByTheWriteBeforeIt() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        start(datastore);
+        member.hold();
+        assertAcknowledged(List.of(put(member, "openflow:1", "x").commit()));
+        assertAcknowledged(List.of(delete(member, "openflow:1").commit()));
+        member.deliver(1);
+        assertEquals(Optional.empty(), afterKill(member, "openflow:1"));
+    }
+
+    /**
+     * Finding 1 across a change of leader: this member's listener still has to hear of a commit another member
+     * led (Z) when this member, now the leader, commits a newer value (W) of the same entry.
+     */
+    @Test
+    void aListenerBehindANewLeaderDoesNotPutAnOlderValueAfterANewerOne() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        final var other = datastore.member("member-2");
+        start(datastore);
+        datastore.lead("member-2");
+        member.hold();
+        assertAcknowledged(List.of(put(other, "openflow:1", "z").commit()));
+        datastore.lead(MEMBER);
+        assertAcknowledged(List.of(put(member, "openflow:1", "w").commit()));
+        member.deliver(1);                                      // Z reaches this member's listener, then the KILL
+        assertEquals(Optional.of(switchEntry("openflow:1", "w")), afterKill(member, "openflow:1"));
+    }
+
+    /**
+     * Finding 6: a write another cohort refuses after the store's pre-commit gets an error (controller 11.0.2
+     * aborts no cohort that pre-committed); it must not come back at the next start.
+     */
+    @Test
+    void aWriteRefusedAfterTheStorePreparedItIsNotRestored() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        start(datastore);
+        member.registerCommitCohort(DOMDataTreeIdentifier.of(CONFIGURATION, roots.get(1)),
+            (txId, ctx, candidates) -> FluentFutures.immediateFluentFuture(new PostCanCommitStep() {
+                @Override
+                public ListenableFuture<? extends PostPreCommitStep> preCommit() {
+                    return Futures.immediateFailedFuture(new IOException("refused by another cohort"));
+                }
+
+                @Override
+                public ListenableFuture<?> abort() {
+                    return ThreePhaseCommitStep.NOOP_ABORT_FUTURE;
+                }
+            }));
+        assertTrue(refusal(put(member, "openflow:1", "refused").commit()).contains("refused by another cohort"));
+        assertEquals(Optional.empty(), datastore.read(switchPath("openflow:1")));
+        assertEquals(Optional.empty(), afterKill(member, "openflow:1"));
+    }
+
+    /**
+     * Finding 7: a store that cannot start (here a damaged snapshot) refuses every write with the reason instead
+     * of letting the datastore take writes nothing keeps.
+     */
+    @Test
+    void aStoreThatCannotStartRefusesWritesWithTheReason() throws Exception {
+        Files.write(dir.resolve(StoreFiles.SNAPSHOT_FILE), new byte[] { 1, 2, 3, 4, 5, 6, 7, 8 });
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        final var store = start(datastore);
+        assertEquals(ConfigurationStore.State.FAILED, store.state());
+        final String refusal = refusal(put(member, "openflow:1", "unkept").commit());
+        assertTrue(refusal.contains("refuses configuration writes") && refusal.contains("damaged"), refusal);
+        assertEquals(Optional.empty(), datastore.read(switchPath("openflow:1")));
+    }
+
+    /** The commit step must not fail for want of disk: the pre-commit refuses while the reserve is not free. */
+    @Test
+    void aWriteIsRefusedWhenTheDiskHasLessThanTheReserve() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        new ConfigurationStore(member, roots, dir, MEMBER, Long.MAX_VALUE);
+        final String refusal = refusal(put(member, "openflow:1", "big").commit());
+        assertTrue(refusal.contains("keeps in reserve"), refusal);
+        assertEquals(Optional.empty(), afterKill(member, "openflow:1"));
+    }
+
+    /** Every acknowledged write of a sequence is back after a KILL, and a start logs nothing again. */
+    @Test
+    void acknowledgedWritesAreBackAfterAKillAndTheRestoreIsNotLoggedAgain() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        start(datastore);
+        final List<DOMDataTreeWriteTransaction> writes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            writes.add(put(member, "openflow:" + i, "p" + i));
+        }
+        assertAcknowledged(datastore.commitPipelined(writes));
+        assertAcknowledged(List.of(delete(member, "openflow:3").commit()));
+        member.kill();
+        final long logBytes = Files.size(dir.resolve(StoreFiles.LOG_FILE));
+        final var restarted = new ModelDatastore(schema);
+        final var store = start(restarted);
+        assertEquals(ConfigurationStore.State.RUNNING, store.state());
+        for (int i = 0; i < 20; i++) {
+            assertEquals(i == 3 ? Optional.empty() : Optional.of(switchEntry("openflow:" + i, "p" + i)),
+                restarted.read(switchPath("openflow:" + i)), "openflow:" + i);
+        }
+        assertEquals(logBytes, Files.size(dir.resolve(StoreFiles.LOG_FILE)), "the restore's own writes logged");
+    }
+}
