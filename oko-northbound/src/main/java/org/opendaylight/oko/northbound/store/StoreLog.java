@@ -212,6 +212,8 @@ final class StoreLog implements AutoCloseable {
                     LOG.warn("{} commits of this member's cohort were not notified to its listener", index);
                 }
                 notificationsOfOwnCommits++;
+                LOG.debug("Notified of this member's own commit of {} units: not written again ({} so far)",
+                    changes.size(), notificationsOfOwnCommits);
                 return;
             }
             index++;
@@ -226,6 +228,8 @@ final class StoreLog implements AutoCloseable {
         files.append(encode(CHANGE, 0, fresh));
         stored.applyAll(plain);
         notificationsWritten++;
+        LOG.debug("Notified of a commit this member's cohort did not make: {} of its {} units written ({} so far)",
+            fresh.size(), changes.size(), notificationsWritten);
         maybeCompact();
     }
 
