@@ -19,17 +19,17 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import org.opendaylight.controller.cluster.ActorSystemProvider;
+import org.opendaylight.controller.cluster.datastore.DistributedDataStoreInterface;
 import org.opendaylight.mdsal.common.api.DataValidationFailedException;
-import org.opendaylight.mdsal.common.api.LogicalDatastoreType;
-import org.opendaylight.mdsal.common.api.OptimisticLockFailedException;
 import org.opendaylight.mdsal.common.api.PostCanCommitStep;
 import org.opendaylight.mdsal.common.api.PostPreCommitStep;
 import org.opendaylight.mdsal.common.api.ThreePhaseCommitStep;
@@ -40,6 +40,7 @@ import org.opendaylight.mdsal.dom.api.DOMDataTreeCommitCohort;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.install.ClusterMember;
+import org.opendaylight.oko.northbound.store.StoreLog.Version;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.UnitChange;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
@@ -50,12 +51,8 @@ import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.concepts.Registration;
 import org.opendaylight.yangtools.util.concurrent.FluentFutures;
-import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
-import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
-import org.opendaylight.yangtools.yang.data.api.schema.ContainerNode;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
-import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
 import org.opendaylight.yangtools.yang.model.api.EffectiveModelContext;
 import org.osgi.service.component.annotations.Activate;
@@ -91,26 +88,32 @@ import org.slf4j.LoggerFactory;
 public final class ConfigurationStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigurationStore.class);
     private static final long DATASTORE_TIMEOUT_SECONDS = 120;
-    /** How long the start waits for the datastore to call the cohorts just registered. */
-    private static final long REGISTRATION_WAIT_MILLIS = 10_000;
     /**
      * The free space a pre-commit leaves on the store's disk. The commit step's record (a few dozen bytes) must
      * not fail: the datastore answers the client with success whatever that step says.
      */
     static final long DEFAULT_RESERVE_BYTES = 16L << 20;
+    /** What a member's cohort answers while the store starts (how a restorer learns it no longer leads). */
+    static final String STARTING_REFUSAL = "Oko is putting the stored configuration back into the datastore";
+
+    /**
+     * The Raft term of the datastore shard that holds a root, as this member's replica of the shard knows it:
+     * asked by the cohort of the member that leads the shard, so the term in which the commit is made.
+     */
+    @FunctionalInterface
+    interface ShardTerms {
+        long term(YangInstanceIdentifier root) throws IOException;
+    }
 
     /** Where the store is in its life: only RUNNING takes writes. */
     enum State { STARTING, RUNNING, FAILED }
 
     private final Path dir;
     private final long reserveBytes;
+    private final ClusterStart.Shards shards;
+    private final long pollMillis;
     private final StoredConfiguration stored;
     private final List<Registration> registrations = new ArrayList<>();
-    /**
-     * Commits the cohorts have been asked about, or the listeners told of: the proof that the registrations took
-     * effect (in a cluster, only the shard leader's cohorts are asked).
-     */
-    private final AtomicLong asked = new AtomicLong();
     private volatile State state = State.STARTING;
     /** Why the store refuses writes for good (state FAILED). */
     private volatile String failure;
@@ -119,14 +122,19 @@ public final class ConfigurationStore implements AutoCloseable {
 
     @Activate
     public ConfigurationStore(@Reference final DOMDataBroker broker,
-            @Reference final BindingNormalizedNodeSerializer codec, @Reference final ActorSystemProvider actorSystem)
+            @Reference final BindingNormalizedNodeSerializer codec, @Reference final ActorSystemProvider actorSystem,
+            @Reference(target = "(type=distributed-config)") final DistributedDataStoreInterface configDatastore)
             throws IOException {
-        this(broker, List.of(
+        this(broker, roots(codec), directory(), ClusterMember.name(actorSystem),
+            new DatastoreShards(configDatastore.getActorUtils(), roots(codec)), DEFAULT_RESERVE_BYTES, 200);
+    }
+
+    private static List<YangInstanceIdentifier> roots(final BindingNormalizedNodeSerializer codec) {
+        return List.of(
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Programs.class).build()),
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build()),
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Nodes.class).build()),
-            codec.toYangInstanceIdentifier(DataObjectReference.builder(SynGuards.class).build())), directory(),
-            ClusterMember.name(actorSystem), DEFAULT_RESERVE_BYTES);
+            codec.toYangInstanceIdentifier(DataObjectReference.builder(SynGuards.class).build()));
     }
 
     /**
@@ -136,9 +144,12 @@ public final class ConfigurationStore implements AutoCloseable {
      */
     @SuppressWarnings("checkstyle:IllegalCatch")         // whatever stops the start, the store fails closed
     ConfigurationStore(final DOMDataBroker broker, final List<YangInstanceIdentifier> roots, final Path dir,
-            final String member, final long reserveBytes) throws IOException {
+            final String member, final ClusterStart.Shards shards, final long reserveBytes, final long pollMillis)
+            throws IOException {
         this.dir = dir;
         this.reserveBytes = reserveBytes;
+        this.shards = shards;
+        this.pollMillis = pollMillis;
         stored = new StoredConfiguration(roots);
         final var cohorts = broker.extension(DOMDataBroker.CommitCohortExtension.class);
         final var listeners = broker.extension(DOMDataBroker.DataTreeChangeExtension.class);
@@ -194,35 +205,45 @@ public final class ConfigurationStore implements AutoCloseable {
             summary.add(loaded.unreadable() + " stored changes NOT read (files kept in " + copyAside("unread-")
                 + ")");
         }
-        // What this member's files said before anything of the cluster's reached them: the copy an adoption
-        // keeps aside when the cluster's configuration differs.
+        // What this member's files said before anything of the cluster's reached them: the copy kept aside when
+        // the configuration the cluster starts with differs.
         final StoredConfiguration before = new StoredConfiguration(stored.roots());
         before.applyAll(stored.allUnits());
-        final boolean created = loaded.created();
-
-        // Whether the datastore holds the configuration already: in a cluster whose other members kept it while
-        // this one was down, it is newer than anything in this member's files.
-        final Optional<Marker> marker = claim(broker, member);
         for (YangInstanceIdentifier root : stored.roots()) {
             // A commit cohort is called on the member that leads the datastore's shard only: changes committed
             // while another member leads reach this member's files through this listener.
             registrations.add(listeners.registerTreeChangeListener(DOMDataTreeIdentifier.of(CONFIGURATION, root),
                 new Follower(root)));
         }
-        if (marker.isPresent() || created) {
-            // Another member puts the configuration back (its writes come through this member's cohort when this
-            // member leads the shard), or there is nothing to put back: writes are taken from now on.
-            state = State.RUNNING;
+
+        final Map<String, Version> versions = new LinkedHashMap<>();
+        for (YangInstanceIdentifier root : stored.roots()) {
+            versions.put(ClusterStart.name(root), log.version(root));
         }
-        if (marker.isPresent()) {
-            adopt(broker, awaitRestored(broker, marker.orElseThrow()), created, before, summary);
-        } else if (created) {
-            takeOver(broker, summary);
-        } else {
-            restore(broker, summary);
+        final ClusterStart.Outcome outcome = new ClusterStart(broker, shards, member, dir, stored.roots(),
+            pollMillis).run(!loaded.created(), versions, root -> restoreRoot(broker, root, summary));
+
+        // The configuration the cluster starts with is in the datastore now: this member's copy becomes it.
+        log.begin(outcome.life());
+        log.adopt(() -> readRoots(broker));
+        final StoredConfiguration after = new StoredConfiguration(stored.roots());
+        after.applyAll(log.read(StoredConfiguration::allUnits));
+        if (!loaded.created() && !before.sameUnits(after) && !outcome.restored().keySet().containsAll(
+                stored.roots().stream().map(ClusterStart::name).toList())) {
+            final Path aside = Files.createDirectories(dir.resolve("replaced-" + System.currentTimeMillis()));
+            try (StoreFiles copy = StoreFiles.open(aside)) {
+                copy.compact(StoredConfiguration.encode(before.allUnits()));
+            }
+            summary.add("this member's stored configuration differed from the one the cluster started with and "
+                + "was replaced (its copy is kept in " + aside + ")");
         }
-        if (marker.isEmpty()) {
-            mark(broker, member, Marker.RESTORED, String.join("; ", summary));
+        if (outcome.restored().isEmpty()) {
+            summary.add(0, (outcome.joined() ? "taken from the cluster's datastore" : "taken from the datastore "
+                + (outcome.restorers().isEmpty() ? "(no member had a stored copy)" : "(restored by "
+                    + String.join(", ", new java.util.TreeSet<>(outcome.restorers().values())) + ")"))
+                + " (" + log.read(StoredConfiguration::size) + " entries; life " + outcome.life() + ")");
+        } else if (summary.isEmpty()) {
+            summary.add("nothing stored");
         }
         state = State.RUNNING;
         final String line = String.join("; ", summary);
@@ -241,136 +262,50 @@ public final class ConfigurationStore implements AutoCloseable {
         return aside;
     }
 
-
-    /** The operational /oko:configuration-store: who put the configuration back into the datastore. */
-    record Marker(String restoredBy, String state, String summary) {
-        static final String RESTORING = "restoring";
-        static final String RESTORED = "restored";
-    }
-
-    private static final QName MARKER = QName.create(Programs.QNAME, "configuration-store").intern();
-    private static final QName RESTORED_BY = QName.create(MARKER, "restored-by").intern();
-    private static final QName RESTORED_AT = QName.create(MARKER, "restored-at").intern();
-    private static final QName STATE = QName.create(MARKER, "state").intern();
-    private static final QName SUMMARY = QName.create(MARKER, "summary").intern();
-    private static final YangInstanceIdentifier MARKER_PATH = YangInstanceIdentifier.of(MARKER);
-    private static final int CLAIM_ATTEMPTS = 10;
-
     /**
-     * Claims the restore: empty when this member is to put its stored configuration back (the datastore started
-     * empty: a single controller, or a whole cluster starting), else the marker of the member that did or does.
-     * Members starting together race for the marker in a read-write transaction; one wins, the others read it.
-     * A marker this member left while restoring (it stopped before it finished) is claimed again.
+     * Puts back the stored entries of {@code root} that the datastore does not hold, in one transaction: this
+     * member leads the root's shard, and its cohort lets only these writes through while the store starts. An
+     * entry the datastore holds already was written before this member's cohorts took effect (or by a restorer
+     * that stopped midway): newer than the stored one, it is kept. An entry the datastore refuses (a program this
+     * version's filter library refuses, for one) is written to a file beside the store, with the reason in
+     * karaf.log, and dropped from the store; the others are restored.
      */
-    private static Optional<Marker> claim(final DOMDataBroker broker, final String member) throws IOException {
-        for (int attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
-            final var tx = broker.newReadWriteTransaction();
-            final Optional<Marker> marker = readMarker(tx.read(LogicalDatastoreType.OPERATIONAL, MARKER_PATH));
-            if (marker.isPresent() && !(marker.orElseThrow().restoredBy().equals(member)
-                    && Marker.RESTORING.equals(marker.orElseThrow().state()))) {
-                tx.cancel();
-                return marker;
-            }
-            tx.put(LogicalDatastoreType.OPERATIONAL, MARKER_PATH, marker(member, Marker.RESTORING, ""));
-            try {
-                tx.commit().get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                return Optional.empty();
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof OptimisticLockFailedException)) {
-                    throw new IOException("could not write " + MARKER_PATH + ": " + e.getCause(), e);
-                }
-                LOG.debug("Another member claimed the restore at the same moment: reading its claim", e);
-            } catch (TimeoutException e) {
-                throw new IOException("the datastore did not commit within " + DATASTORE_TIMEOUT_SECONDS + " s", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while claiming the restore", e);
-            }
-        }
-        throw new IOException("could not claim or read " + MARKER_PATH + " in " + CLAIM_ATTEMPTS + " attempts");
-    }
-
-    /** Waits until the member that claimed the restore has finished it (or gives up on it, saying so). */
-    private static Marker awaitRestored(final DOMDataBroker broker, final Marker claimed) throws IOException {
-        final long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(DATASTORE_TIMEOUT_SECONDS);
-        Marker marker = claimed;
-        while (Marker.RESTORING.equals(marker.state())) {
-            if (System.currentTimeMillis() > deadline) {
-                LOG.warn("{} has not finished putting the stored configuration back after {} s: taking the "
-                    + "datastore as it is", marker.restoredBy(), DATASTORE_TIMEOUT_SECONDS);
-                return marker;
-            }
-            sleep(500);
-            try (var tx = broker.newReadOnlyTransaction()) {
-                marker = readMarker(tx.read(LogicalDatastoreType.OPERATIONAL, MARKER_PATH)).orElse(marker);
-            }
-        }
-        return marker;
-    }
-
-    private static Optional<Marker> readMarker(final FluentFuture<Optional<NormalizedNode>> read)
+    private int restoreRoot(final DOMDataBroker broker, final YangInstanceIdentifier root, final List<String> summary)
             throws IOException {
-        final Optional<NormalizedNode> node;
-        try {
-            node = DatastoreReads.await(read, TimeUnit.SECONDS.toMillis(DATASTORE_TIMEOUT_SECONDS),
-                MARKER_PATH.toString());
-        } catch (IllegalStateException e) {
-            throw new IOException(e.getMessage(), e);
+        final String name = ClusterStart.name(root);
+        final StoredConfiguration held = new StoredConfiguration(stored.roots());
+        read(broker, root).ifPresent(data -> held.apply(new Change(root, data)));
+        final List<Change> missing = log.read(config -> config.units(root)).stream()
+            .filter(unit -> held.unit(unit.path()) == null).toList();
+        if (missing.isEmpty()) {
+            summary.add(name + ": nothing to restore");
+            return 0;
         }
-        return node.filter(ContainerNode.class::isInstance).map(ContainerNode.class::cast).map(container ->
-            new Marker(leaf(container, RESTORED_BY), leaf(container, STATE), leaf(container, SUMMARY)));
-    }
-
-    private static String leaf(final ContainerNode container, final QName name) {
-        final var child = container.childByArg(new NodeIdentifier(name));
-        return child == null ? "" : String.valueOf(child.body());
-    }
-
-    private static ContainerNode marker(final String member, final String state, final String summary) {
-        return ImmutableNodes.newContainerBuilder()
-            .withNodeIdentifier(new NodeIdentifier(MARKER))
-            .withChild(ImmutableNodes.leafNode(RESTORED_BY, member))
-            .withChild(ImmutableNodes.leafNode(RESTORED_AT, Instant.now().toString()))
-            .withChild(ImmutableNodes.leafNode(STATE, state))
-            .withChild(ImmutableNodes.leafNode(SUMMARY, summary))
-            .build();
-    }
-
-    private static void mark(final DOMDataBroker broker, final String member, final String state,
-            final String summary) throws IOException {
-        final var tx = broker.newWriteOnlyTransaction();
-        tx.put(LogicalDatastoreType.OPERATIONAL, MARKER_PATH, marker(member, state, summary));
-        try {
-            tx.commit().get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IOException("could not write " + MARKER_PATH, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while writing " + MARKER_PATH, e);
+        final String problem = put(broker, missing);
+        if (problem == null) {
+            summary.add(name + ": " + missing.size() + " restored");
+            return missing.size();
         }
-    }
-
-
-    /**
-     * The datastore holds the configuration another member restored (or the cluster kept while this member was
-     * down): it replaces what this member's files say. What they said before ({@code before}, read before any of
-     * the cluster's changes reached them) is kept aside when it differs.
-     */
-    private void adopt(final DOMDataBroker broker, final Marker marker, final boolean created,
-            final StoredConfiguration before, final List<String> summary) throws IOException {
-        log.adopt(() -> readRoots(broker));
-        final StoredConfiguration taken = new StoredConfiguration(stored.roots());
-        taken.applyAll(log.read(StoredConfiguration::allUnits));
-        if (!created && !before.sameUnits(taken)) {
-            final Path aside = Files.createDirectories(dir.resolve("replaced-" + System.currentTimeMillis()));
-            try (StoreFiles copy = StoreFiles.open(aside)) {
-                copy.compact(before.snapshot());
+        if (problem.contains(STARTING_REFUSAL)) {
+            throw new ClusterStart.LeadershipLostException("another member leads the shard of " + name);
+        }
+        final List<Change> refused = new ArrayList<>();
+        for (Change unit : missing) {
+            final String why = put(broker, List.of(unit));
+            if (why != null && why.contains(STARTING_REFUSAL)) {
+                throw new ClusterStart.LeadershipLostException("another member leads the shard of " + name);
             }
-            summary.add("this member's stored configuration differed from the cluster's and was replaced "
-                + "(its copy is kept in " + aside + ")");
+            if (why != null) {
+                refused.add(unit);
+                LOG.error("Could not restore {} from the configuration store: {}", unit.path(), why);
+            }
         }
-        summary.add(0, "taken from the cluster's datastore (" + taken.size() + " entries; restored by "
-            + marker.restoredBy() + ")");
+        final Path aside = dir.resolve("refused-" + name + "-" + System.currentTimeMillis());
+        Files.write(aside, StoredConfiguration.encode(refused));
+        log.record(refused.stream().map(unit -> new Change(unit.path(), null)).toList());
+        summary.add(name + ": " + (missing.size() - refused.size()) + " restored, " + refused.size()
+            + " NOT restored (refused by the datastore, see karaf.log; kept in " + aside + ")");
+        return missing.size() - refused.size();
     }
 
     private static Path directory() {
@@ -378,66 +313,6 @@ public final class ConfigurationStore implements AutoCloseable {
         return configured != null ? Path.of(configured)
             : Path.of(System.getProperty("karaf.home", "."), "oko-store");
     }
-
-    /**
-     * A new store: whatever the datastore holds becomes its first snapshot (the configuration an earlier version
-     * kept in a persistent datastore, taken over once).
-     */
-    private void takeOver(final DOMDataBroker broker, final List<String> summary) throws IOException {
-        log.adopt(() -> readRoots(broker));
-        summary.add("created from what the datastore held (" + log.read(StoredConfiguration::size) + " entries)");
-    }
-
-    /**
-     * Puts every stored entry back into the datastore, a transaction per root, entry by entry (the cohorts let
-     * only these writes through while the store starts, and do not log them again). An entry the datastore
-     * refuses (a program this version's filter library refuses, for one) is written to a file beside the store,
-     * with the reason in karaf.log, and dropped from the store; the others are restored.
-     */
-    private void restore(final DOMDataBroker broker, final List<String> summary) throws IOException {
-        boolean confirmed = false;
-        final long deadline = System.currentTimeMillis() + REGISTRATION_WAIT_MILLIS;
-        for (YangInstanceIdentifier root : stored.roots()) {
-            final List<Change> units = log.read(config -> config.units(root));
-            if (units.isEmpty()) {
-                continue;
-            }
-            final String name = root.getLastPathArgument().getNodeType().getLocalName();
-            final long before = asked.get();
-            if (put(broker, units) == null) {
-                // Until the datastore has asked the cohorts about a commit, their registration may not have taken
-                // effect: a write then would not be checked. The same puts again until it has.
-                while (!confirmed && asked.get() == before && System.currentTimeMillis() < deadline) {
-                    sleep(100);
-                    put(broker, units);
-                }
-                confirmed |= asked.get() != before;
-                summary.add(name + ": " + units.size() + " restored");
-                continue;
-            }
-            final List<Change> refused = new ArrayList<>();
-            for (Change unit : units) {
-                final String problem = put(broker, List.of(unit));
-                if (problem != null) {
-                    refused.add(unit);
-                    LOG.error("Could not restore {} from the configuration store: {}", unit.path(), problem);
-                }
-            }
-            final Path aside = dir.resolve("refused-" + name + "-" + System.currentTimeMillis());
-            Files.write(aside, StoredConfiguration.encode(refused));
-            log.record(refused.stream().map(unit -> new Change(unit.path(), null)).toList());
-            summary.add(name + ": " + (units.size() - refused.size()) + " restored, " + refused.size()
-                + " NOT restored (refused by the datastore, see karaf.log; kept in " + aside + ")");
-        }
-        if (summary.isEmpty()) {
-            summary.add("nothing stored");
-        }
-        if (!confirmed && log.read(StoredConfiguration::size) > 0) {
-            LOG.warn("The datastore did not call the configuration store's cohorts within {} ms of their "
-                + "registration", REGISTRATION_WAIT_MILLIS);
-        }
-    }
-
 
     /** What the datastore holds under every stored root, as changes that make the store hold the same. */
     private List<Change> readRoots(final DOMDataBroker broker) throws IOException {
@@ -448,7 +323,11 @@ public final class ConfigurationStore implements AutoCloseable {
         return held;
     }
 
-    /** Puts {@code units} in one transaction; null when it committed, else why not. */
+    /**
+     * Puts {@code units} in one transaction: null when it committed, why not when the datastore refused it (a
+     * cohort's or the schema's verdict on the data); any other failure (no shard leader, a timeout, a member
+     * stopping) is thrown: the restore is not over, and nothing is dropped from the store for it.
+     */
     private static String put(final DOMDataBroker broker, final List<Change> units) throws IOException {
         final var tx = broker.newWriteOnlyTransaction();
         units.forEach(unit -> tx.put(CONFIGURATION, unit.path(), unit.data()));
@@ -456,7 +335,12 @@ public final class ConfigurationStore implements AutoCloseable {
             tx.commit().get(DATASTORE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             return null;
         } catch (ExecutionException e) {
-            return e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                if (isRefusal(cause)) {
+                    return cause.getMessage();
+                }
+            }
+            throw new IOException("the datastore did not take the restored entries: " + e.getCause(), e);
         } catch (TimeoutException e) {
             throw new IOException("the datastore did not commit within " + DATASTORE_TIMEOUT_SECONDS + " s", e);
         } catch (InterruptedException e) {
@@ -465,13 +349,10 @@ public final class ConfigurationStore implements AutoCloseable {
         }
     }
 
-    private static void sleep(final long millis) throws IOException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while restoring the configuration", e);
-        }
+    /** A cohort's verdict on the data (mdsal's), or the schema's (yangtools'). */
+    private static boolean isRefusal(final Throwable cause) {
+        return cause instanceof DataValidationFailedException
+            || cause instanceof org.opendaylight.yangtools.yang.data.tree.api.DataValidationFailedException;
     }
 
     private static Optional<NormalizedNode> read(final DOMDataBroker broker, final YangInstanceIdentifier path)
@@ -513,15 +394,13 @@ public final class ConfigurationStore implements AutoCloseable {
 
         @Override
         public void onDataTreeChanged(final List<DataTreeCandidate> candidates) {
-            // The datastore has told this member about a commit: what restore() waits for.
-            asked.incrementAndGet();
             final StoreLog current = log;
             if (current == null || state == State.FAILED) {
                 return;
             }
             try {
                 for (DataTreeCandidate candidate : candidates) {
-                    current.notified(StoredConfiguration.unitChanges(candidate.getRootPath(),
+                    current.notified(root, StoredConfiguration.unitChanges(candidate.getRootPath(),
                         candidate.getRootNode()));
                 }
             } catch (IOException e) {
@@ -549,11 +428,14 @@ public final class ConfigurationStore implements AutoCloseable {
         @Override
         public FluentFuture<PostCanCommitStep> canCommit(final Object txId, final EffectiveModelContext ctx,
                 final Collection<DOMDataTreeCandidate> candidates) {
-            asked.incrementAndGet();
             final List<UnitChange> changes = new ArrayList<>();
+            NormalizedNode before = null;
             for (DOMDataTreeCandidate candidate : candidates) {
                 changes.addAll(StoredConfiguration.unitChanges(candidate.getRootPath().path(),
                     candidate.getRootNode()));
+                if (candidate.getRootPath().path().equals(root)) {
+                    before = candidate.getRootNode().dataBefore();
+                }
             }
             if (changes.isEmpty()) {
                 return PostCanCommitStep.NOOP_SUCCESSFUL_FUTURE;
@@ -566,13 +448,20 @@ public final class ConfigurationStore implements AutoCloseable {
             final StoreLog current = log;
             if (now == State.STARTING) {
                 if (current == null || !current.read(config -> isRestore(config, changes))) {
-                    return refuse("Oko is putting the stored configuration back into the datastore (a start): try "
-                        + "again in a few seconds");
+                    return refuse(STARTING_REFUSAL + " (a start): try again in a few seconds");
                 }
                 // The restore's own write: the store holds it already.
-                return FluentFutures.immediateFluentFuture(new Step(current, changes, true));
+                return FluentFutures.immediateFluentFuture(new Step(current, changes, 0, null, true));
             }
-            return FluentFutures.immediateFluentFuture(new Step(current, changes, false));
+            final long term;
+            try {
+                term = shards.term(root);
+            } catch (IOException e) {
+                LOG.warn("Could not read the Raft term of the shard holding {}: the write is refused", root, e);
+                return refuse("the Oko configuration store could not read the datastore shard's term ("
+                    + e.getMessage() + "): try again");
+            }
+            return FluentFutures.immediateFluentFuture(new Step(current, changes, term, before, false));
         }
 
         private FluentFuture<PostCanCommitStep> refuse(final String message) {
@@ -584,12 +473,17 @@ public final class ConfigurationStore implements AutoCloseable {
         private final class Step implements PostCanCommitStep, PostPreCommitStep {
             private final StoreLog storeLog;
             private final List<UnitChange> changes;
+            private final long term;
+            private final NormalizedNode before;
             private final boolean held;
             private StoreLog.Prepared prepared;
 
-            Step(final StoreLog storeLog, final List<UnitChange> changes, final boolean held) {
+            Step(final StoreLog storeLog, final List<UnitChange> changes, final long term,
+                    final NormalizedNode before, final boolean held) {
                 this.storeLog = storeLog;
                 this.changes = changes;
+                this.term = term;
+                this.before = before;
                 this.held = held;
             }
 
@@ -604,7 +498,7 @@ public final class ConfigurationStore implements AutoCloseable {
                         throw new IOException("the disk holding " + dir + " has " + (free >> 20) + " MiB free, "
                             + "less than the " + (reserveBytes >> 20) + " MiB the store keeps in reserve");
                     }
-                    prepared = storeLog.prepare(changes);
+                    prepared = storeLog.prepare(root, term, before, changes);
                 } catch (IOException e) {
                     LOG.error("Could not store a change of {}: the write is refused", root, e);
                     return Futures.immediateFailedFuture(new IOException(
@@ -616,7 +510,7 @@ public final class ConfigurationStore implements AutoCloseable {
             @Override
             public ListenableFuture<?> commit() {
                 if (held) {
-                    storeLog.alreadyStored(changes);
+                    storeLog.alreadyStored(root, changes);
                     return PostPreCommitStep.NOOP_COMMIT_FUTURE;
                 }
                 try {

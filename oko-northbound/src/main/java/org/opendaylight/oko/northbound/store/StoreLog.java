@@ -14,55 +14,125 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.UnitChange;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
+import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What a configuration store's log says, record by record, and the order it is written in.
  *
- * <p>Records: a <b>prepare</b> (an id and the changes of a commit in flight, forced in the commit's pre-commit step,
- * before the datastore's answer can be given), its <b>commit</b> (the id, forced in the commit step, which the
- * datastore runs after it has applied the change and before it answers the client), its <b>abort</b>, and a
- * <b>change</b> this member's datastore applied without this member's cohort (written by its change listener: a
- * commit another member led). A record written by an earlier version (a bare change list) is a change. Only
- * committed changes are stored: a prepare without its commit (the datastore refused the write after the
+ * <p>Records: a <b>prepare</b> (an id, the Raft term of the shard whose leader's cohort runs it, and the changes of
+ * one commit to one root, forced in the commit's pre-commit step), its <b>commit</b> (forced in the commit step,
+ * which the datastore runs after it has applied the change and before it answers the client), its <b>abort</b>,
+ * and a <b>change</b> this member's datastore applied without this member's cohort (written by its change
+ * listener: a commit another member led). A record written by an earlier version (a bare change list) is a change.
+ * Only committed changes are stored: a prepare without its commit (the datastore refused the write after the
  * pre-commit, or the process stopped before the commit step) is never read back as configuration.
  *
  * <p>One writer per change: the datastore tells this member's listener about every commit, its cohort's own too.
  * A notification of a commit this member's cohort committed (the same data tree nodes, compared by identity, so
- * never confused with another commit of equal data) is not written again. A notification of a commit made before
- * one this cohort has committed but whose notification is still to come (the listener lags behind, e.g. while
- * this member just became the shard's leader) is written without the units that later commit changed: the log
- * then never puts an older value after a newer one, at any point where the process may stop.
+ * never confused with another commit of equal data) is not written again. Notifications of one root come in
+ * commit order, and the cohort's commit step runs before its notification is sent: a notification that arrives
+ * while commits of the cohort are still to be notified is of an older commit, and is written without the units
+ * those newer commits changed. The log then never puts an older value after a newer one, at any point where the
+ * process may stop.
+ *
+ * <p>A member's copy is complete for a root from the moment it leads the root's shard: the first commit its
+ * cohort prepares in a Raft term carries the whole root as the datastore holds it before that commit (a new
+ * leader has applied every entry of the earlier terms before it takes a transaction: Raft's no-op of the
+ * PreLeader). Notifications of commits older than it are then not written at all. The copy's {@link Version} for
+ * the root, the highest term in which it committed and the number of its commits in that term, orders the copies
+ * of the members: the member that committed in the latest term holds every acknowledged change.
  *
  * <p>Thread-safe: every method holds the instance's lock.
  */
 final class StoreLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreLog.class);
-    private static final byte PREPARE = 'P';
+    private static final byte PREPARE = 'Q';
     private static final byte COMMIT = 'C';
     private static final byte ABORT = 'A';
     private static final byte CHANGE = 'L';
+    private static final byte SNAPSHOT = 'S';
     /** More commits than this whose notifications never came is a datastore that does not notify: say so. */
     private static final int UNNOTIFIED_WARNING = 10_000;
+
+    /**
+     * How recent a member's copy of one root is: the cluster's life it is from (one more at every start of the
+     * whole cluster, or of a single controller), the highest Raft term of that life in which its cohort committed a
+     * change of the root, how many it committed in that term, and how many changes its listener wrote after the
+     * last of them. Greater is newer. (Raft terms start again when every member's Raft state is lost; the life
+     * keeps the order then.)
+     */
+    record Version(long life, long term, long commits, long followed) implements Comparable<Version> {
+        static final Version NONE = new Version(0, 0, 0, 0);
+
+        @Override
+        public int compareTo(final Version other) {
+            int order = Long.compare(life, other.life);
+            if (order == 0) {
+                order = Long.compare(term, other.term);
+            }
+            if (order == 0) {
+                order = Long.compare(commits, other.commits);
+            }
+            return order != 0 ? order : Long.compare(followed, other.followed);
+        }
+
+        /** Whether a commit in {@code inTerm} of {@code inLife} is this copy's first in its term. */
+        boolean isBefore(final long inLife, final long inTerm) {
+            return inLife > life || inLife == life && inTerm > term;
+        }
+
+        Version committed(final long inLife, final long inTerm) {
+            return isBefore(inLife, inTerm) ? new Version(inLife, inTerm, 1, 0)
+                : new Version(life, term, commits + 1, 0);
+        }
+
+        Version andFollowed() {
+            return new Version(life, term, commits, followed + 1);
+        }
+
+        @Override
+        public String toString() {
+            return "life " + life + ", term " + term + ", commit " + commits
+                + (followed > 0 ? ", +" + followed + " followed" : "");
+        }
+    }
 
     /** A commit in flight: prepared, not yet committed or aborted. */
     static final class Prepared {
         private final long id;
+        private final YangInstanceIdentifier root;
+        private final long life;
+        private final long term;
+        /** The whole root before the commit, when it is this member's first commit in the term; else null. */
+        private final NormalizedNode catchUp;
+        private final boolean catchingUp;
         private final List<UnitChange> changes;
         private boolean decided;
 
-        Prepared(final long id, final List<UnitChange> changes) {
+        Prepared(final long id, final YangInstanceIdentifier root, final long life, final long term,
+                final boolean catchingUp, final @Nullable NormalizedNode catchUp, final List<UnitChange> changes) {
             this.id = id;
+            this.root = root;
+            this.life = life;
+            this.term = term;
+            this.catchingUp = catchingUp;
+            this.catchUp = catchUp;
             this.changes = List.copyOf(changes);
         }
 
@@ -71,20 +141,32 @@ final class StoreLog implements AutoCloseable {
         }
     }
 
+    /**
+     * A commit of this member's cohort whose notification is still to come; a catch-up (a copy of the whole root)
+     * before it covers every older commit.
+     */
+    private record Token(List<UnitChange> changes, boolean catchUp) {
+    }
+
     private final StoreFiles files;
     private final StoredConfiguration stored;
     /** Prepared and undecided, by id, oldest first: carried into the new log at a compaction. */
     private final Map<Long, Prepared> pending = new LinkedHashMap<>();
-    /** Committed by this member's cohort, their notifications still to come, oldest first. */
-    private final Deque<List<UnitChange>> unnotified = new ArrayDeque<>();
+    /** Per root, the cohort's commits whose notifications are still to come, oldest first. */
+    private final Map<YangInstanceIdentifier, Deque<Token>> unnotified = new HashMap<>();
+    private final Map<YangInstanceIdentifier, Version> versions;
+    /** The life of the cluster this process is in: set by the start. */
+    private long life;
     private long nextId;
     private long notificationsOfOwnCommits;
     private long notificationsWritten;
 
-    private StoreLog(final StoreFiles files, final StoredConfiguration stored, final long nextId) {
+    private StoreLog(final StoreFiles files, final StoredConfiguration stored, final long nextId,
+            final Map<YangInstanceIdentifier, Version> versions) {
         this.files = files;
         this.stored = stored;
         this.nextId = nextId;
+        this.versions = versions;
     }
 
     /** What {@link #open} read. */
@@ -102,40 +184,59 @@ final class StoreLog implements AutoCloseable {
             records.add(files.snapshot());
         }
         records.addAll(files.changes());
-        final Map<Long, List<Change>> prepared = new LinkedHashMap<>();
+        final Map<Long, Record> prepared = new LinkedHashMap<>();
+        final Map<YangInstanceIdentifier, Version> versions = new HashMap<>();
         long maxId = 0;
         int unreadable = 0;
-        for (byte[] record : records) {
+        for (byte[] bytes : records) {
             final Record read;
             try {
-                read = decode(record);
+                read = decode(bytes);
             } catch (IOException | IllegalArgumentException | IllegalStateException e) {
                 LOG.error("A record of the configuration store cannot be read: skipped", e);
                 unreadable++;
                 continue;
             }
             maxId = Math.max(maxId, read.id);
-            final List<Change> committed = switch (read.kind) {
+            final List<Change> committed;
+            switch (read.kind) {
                 case PREPARE -> {
-                    prepared.put(read.id, read.changes);
-                    yield List.of();
+                    prepared.put(read.id, read);
+                    continue;
                 }
                 case ABORT -> {
                     prepared.remove(read.id);
-                    yield List.of();
+                    continue;
                 }
                 case COMMIT -> {
-                    final List<Change> changes = prepared.remove(read.id);
-                    if (changes == null) {
+                    final Record prepare = prepared.remove(read.id);
+                    if (prepare == null) {
                         LOG.error("The configuration store commits change {}, which it never prepared: skipped",
                             read.id);
                         unreadable++;
-                        yield List.of();
+                        continue;
                     }
-                    yield changes;
+                    committed = prepare.changes;
+                    if (!committed.isEmpty() && stored.covers(committed.get(0).path())) {
+                        final YangInstanceIdentifier root = stored.rootOf(committed.get(0).path());
+                        versions.put(root, versions.getOrDefault(root, Version.NONE).committed(prepare.life,
+                            prepare.term));
+                    }
                 }
-                default -> read.changes;
-            };
+                case SNAPSHOT -> {
+                    committed = read.changes;
+                    versions.putAll(read.versions);
+                }
+                default -> {
+                    committed = read.changes;
+                    for (Change change : committed) {
+                        if (stored.covers(change.path())) {
+                            versions.computeIfPresent(stored.rootOf(change.path()), (root, version) ->
+                                version.andFollowed());
+                        }
+                    }
+                }
+            }
             for (Change change : committed) {
                 if (stored.covers(change.path())) {
                     stored.apply(change);
@@ -151,13 +252,45 @@ final class StoreLog implements AutoCloseable {
                 + "after the store's pre-commit, or in flight when the process stopped): not restored",
                 prepared.size());
         }
-        return new Loaded(new StoreLog(files, stored, maxId + 1), files.created(), unreadable, prepared.size());
+        return new Loaded(new StoreLog(files, stored, maxId + 1, versions), files.created(), unreadable,
+            prepared.size());
     }
 
-    /** Forces a prepare of {@code changes} to the log: the commit's pre-commit step. */
-    synchronized Prepared prepare(final List<UnitChange> changes) throws IOException {
-        final Prepared prepared = new Prepared(nextId++, changes);
-        files.append(encode(PREPARE, prepared.id, changes));
+    /** How recent this copy of {@code root} is. */
+    synchronized Version version(final YangInstanceIdentifier root) {
+        return versions.getOrDefault(root, Version.NONE);
+    }
+
+    /** The latest life of the cluster this copy has seen. */
+    synchronized long lastLife() {
+        return versions.values().stream().mapToLong(Version::life).max().orElse(0);
+    }
+
+    /**
+     * Begins life {@code newLife} of the cluster: every root's copy is from it now, as a follower's (no commit of
+     * its own yet). Written at the next compaction, which the start makes.
+     */
+    synchronized void begin(final long newLife) {
+        life = newLife;
+        for (YangInstanceIdentifier root : stored.roots()) {
+            final Version version = version(root);
+            if (version.life() < newLife) {
+                versions.put(root, new Version(newLife, 0, 0, 0));
+            }
+        }
+    }
+
+    /**
+     * Forces a prepare of {@code changes} to {@code root} to the log: the commit's pre-commit step on the member
+     * that leads the root's shard in Raft term {@code term}. {@code before} is the whole root as the datastore
+     * holds it before this commit: kept with the prepare when this is the member's first commit in the term.
+     */
+    synchronized Prepared prepare(final YangInstanceIdentifier root, final long term,
+            final @Nullable NormalizedNode before, final List<UnitChange> changes) throws IOException {
+        final boolean catchingUp = version(root).isBefore(life, term);
+        final Prepared prepared = new Prepared(nextId++, root, life, term, catchingUp, catchingUp ? before : null,
+            changes);
+        files.append(encode(prepared));
         pending.put(prepared.id, prepared);
         return prepared;
     }
@@ -173,9 +306,15 @@ final class StoreLog implements AutoCloseable {
         files.append(encode(COMMIT, prepared.id, List.of()));
         prepared.decided = true;
         pending.remove(prepared.id);
+        final Deque<Token> tokens = unnotified.computeIfAbsent(prepared.root, root -> new ArrayDeque<>());
+        if (prepared.catchingUp) {
+            stored.apply(new Change(prepared.root, prepared.catchUp));
+            tokens.addLast(new Token(List.of(), true));
+        }
         stored.applyAll(StoredConfiguration.plain(prepared.changes));
-        unnotified.addLast(prepared.changes);
-        if (unnotified.size() == UNNOTIFIED_WARNING) {
+        versions.put(prepared.root, version(prepared.root).committed(prepared.life, prepared.term));
+        tokens.addLast(new Token(prepared.changes, false));
+        if (tokens.size() == UNNOTIFIED_WARNING) {
             LOG.warn("{} commits of this member's configuration store were never notified to its listener",
                 UNNOTIFIED_WARNING);
         }
@@ -193,23 +332,25 @@ final class StoreLog implements AutoCloseable {
     }
 
     /**
-     * The datastore applied {@code changes} (one commit, as this member's listener is told of it): written unless
-     * this member's cohort committed it, without the units a later commit of the cohort has written already.
+     * The datastore applied {@code changes} to {@code root} (one commit, as this member's listener is told of it):
+     * written unless this member's cohort committed it, without the units a later commit of the cohort has
+     * written already, and not at all when a catch-up of the cohort covers it.
      */
-    synchronized void notified(final List<UnitChange> changes) throws IOException {
+    synchronized void notified(final YangInstanceIdentifier root, final List<UnitChange> changes)
+            throws IOException {
         if (changes.isEmpty()) {
             return;
         }
+        final Deque<Token> tokens = unnotified.computeIfAbsent(root, key -> new ArrayDeque<>());
         int index = 0;
-        for (List<UnitChange> own : unnotified) {
-            if (sameCommit(own, changes)) {
-                // Commits before it whose notification never came (none in the datastores seen) cannot be waited
-                // for any longer: notifications come in commit order.
+        for (Token token : tokens) {
+            if (!token.catchUp && sameCommit(token.changes, changes)) {
+                // Notifications come in commit order: tokens before it are of older commits (catch-ups, or
+                // commits whose notification never came: none in the datastores seen).
+                final Iterator<Token> older = tokens.iterator();
                 for (int i = 0; i <= index; i++) {
-                    unnotified.removeFirst();
-                }
-                if (index > 0) {
-                    LOG.warn("{} commits of this member's cohort were not notified to its listener", index);
+                    older.next();
+                    older.remove();
                 }
                 notificationsOfOwnCommits++;
                 LOG.debug("Notified of this member's own commit of {} units: not written again ({} so far)",
@@ -219,14 +360,20 @@ final class StoreLog implements AutoCloseable {
             index++;
         }
         final Set<YangInstanceIdentifier> newer = new HashSet<>();
-        unnotified.forEach(own -> own.forEach(unit -> newer.add(unit.path())));
+        for (Token token : tokens) {
+            if (token.catchUp) {
+                LOG.debug("Notified of a commit older than this member's copy of {}: not written", root);
+                return;
+            }
+            token.changes.forEach(unit -> newer.add(unit.path()));
+        }
         final List<UnitChange> fresh = changes.stream().filter(unit -> !newer.contains(unit.path())).toList();
         if (fresh.isEmpty()) {
             return;
         }
-        final List<Change> plain = StoredConfiguration.plain(fresh);
         files.append(encode(CHANGE, 0, fresh));
-        stored.applyAll(plain);
+        stored.applyAll(StoredConfiguration.plain(fresh));
+        versions.computeIfPresent(root, (key, version) -> version.andFollowed());
         notificationsWritten++;
         LOG.debug("Notified of a commit this member's cohort did not make: {} of its {} units written ({} so far)",
             fresh.size(), changes.size(), notificationsWritten);
@@ -250,7 +397,7 @@ final class StoreLog implements AutoCloseable {
 
     /**
      * Writes changes that did not pass through the datastore's commit steps (the start's own: what a restore
-     * dropped, a take-over), as committed changes.
+     * dropped), as committed changes.
      */
     synchronized void record(final List<Change> changes) throws IOException {
         if (changes.isEmpty()) {
@@ -281,15 +428,18 @@ final class StoreLog implements AutoCloseable {
      * A commit of changes the store holds already (the start's own restore): not written again, only expected
      * from the listener like any of the cohort's commits.
      */
-    synchronized void alreadyStored(final List<UnitChange> changes) {
-        unnotified.addLast(List.copyOf(changes));
+    synchronized void alreadyStored(final YangInstanceIdentifier root, final List<UnitChange> changes) {
+        unnotified.computeIfAbsent(root, key -> new ArrayDeque<>()).addLast(new Token(List.copyOf(changes), false));
     }
 
-    /** A new snapshot of the stored configuration now, the prepares still in flight carried into the new log. */
+    /**
+     * A new snapshot of the stored configuration and its versions now, the prepares still in flight carried into
+     * the new log.
+     */
     synchronized void compact() throws IOException {
-        files.compact(stored.snapshot());
+        files.compact(encodeSnapshot());
         for (Prepared prepared : pending.values()) {
-            files.append(encode(PREPARE, prepared.id, prepared.changes));
+            files.append(encode(prepared));
         }
     }
 
@@ -310,7 +460,7 @@ final class StoreLog implements AutoCloseable {
     }
 
     /** Runs {@code action} on the stored configuration, under the log's lock. */
-    synchronized <T> T read(final java.util.function.Function<StoredConfiguration, T> action) {
+    synchronized <T> T read(final Function<StoredConfiguration, T> action) {
         return action.apply(stored);
     }
 
@@ -319,7 +469,47 @@ final class StoreLog implements AutoCloseable {
         files.close();
     }
 
-    private record Record(byte kind, long id, List<Change> changes) {
+    private record Record(byte kind, long id, long life, long term, List<Change> changes,
+            Map<YangInstanceIdentifier, Version> versions) {
+    }
+
+    /** The snapshot: each root's version (its path and four numbers), then the stored configuration. */
+    private byte[] encodeSnapshot() throws IOException {
+        final var bytes = new ByteArrayOutputStream();
+        bytes.write(SNAPSHOT);
+        try (var out = new DataOutputStream(bytes)) {
+            final List<Map.Entry<YangInstanceIdentifier, Version>> entries = List.copyOf(versions.entrySet());
+            out.writeInt(entries.size());
+            for (var entry : entries) {
+                out.writeLong(entry.getValue().life());
+                out.writeLong(entry.getValue().term());
+                out.writeLong(entry.getValue().commits());
+                out.writeLong(entry.getValue().followed());
+            }
+            final byte[] roots = StoredConfiguration.encode(entries.stream()
+                .map(entry -> new Change(entry.getKey(), null)).toList());
+            out.writeInt(roots.length);
+            out.write(roots);
+            out.write(stored.snapshot());
+        }
+        return bytes.toByteArray();
+    }
+
+    private static byte[] encode(final Prepared prepared) throws IOException {
+        final var bytes = new ByteArrayOutputStream();
+        bytes.write(PREPARE);
+        try (var out = new DataOutputStream(bytes)) {
+            out.writeLong(prepared.id);
+            out.writeLong(prepared.life);
+            out.writeLong(prepared.term);
+            final List<Change> changes = new ArrayList<>();
+            if (prepared.catchingUp) {
+                changes.add(new Change(prepared.root, prepared.catchUp));
+            }
+            changes.addAll(StoredConfiguration.plain(prepared.changes));
+            out.write(StoredConfiguration.encode(changes));
+        }
+        return bytes.toByteArray();
     }
 
     static byte[] encode(final byte kind, final long id, final List<UnitChange> changes) throws IOException {
@@ -329,7 +519,7 @@ final class StoreLog implements AutoCloseable {
             if (kind != CHANGE) {
                 out.writeLong(id);
             }
-            if (kind == PREPARE || kind == CHANGE) {
+            if (kind == CHANGE) {
                 out.write(StoredConfiguration.encode(StoredConfiguration.plain(changes)));
             }
         }
@@ -342,17 +532,49 @@ final class StoreLog implements AutoCloseable {
         }
         final byte kind = record[0];
         return switch (kind) {
-            case PREPARE, COMMIT, ABORT -> {
+            case PREPARE -> {
                 try (var in = new DataInputStream(new ByteArrayInputStream(record, 1, record.length - 1))) {
                     final long id = in.readLong();
-                    yield new Record(kind, id, kind == PREPARE ? StoredConfiguration.decode(in.readAllBytes())
-                        : List.of());
+                    final long life = in.readLong();
+                    final long term = in.readLong();
+                    yield new Record(kind, id, life, term, StoredConfiguration.decode(in.readAllBytes()),
+                        Map.of());
                 }
             }
-            case CHANGE -> new Record(kind, 0, StoredConfiguration.decode(
-                java.util.Arrays.copyOfRange(record, 1, record.length)));
+            case SNAPSHOT -> {
+                try (var in = new DataInputStream(new ByteArrayInputStream(record, 1, record.length - 1))) {
+                    final int count = in.readInt();
+                    if (count < 0 || count > 1024) {
+                        throw new IOException("a snapshot with " + count + " versions");
+                    }
+                    final long[][] numbers = new long[count][];
+                    for (int i = 0; i < count; i++) {
+                        numbers[i] = new long[] { in.readLong(), in.readLong(), in.readLong(), in.readLong() };
+                    }
+                    final byte[] roots = new byte[in.readInt()];
+                    in.readFully(roots);
+                    final List<Change> named = StoredConfiguration.decode(roots);
+                    if (named.size() != count) {
+                        throw new IOException("a snapshot with " + count + " versions names " + named.size()
+                            + " roots");
+                    }
+                    final Map<YangInstanceIdentifier, Version> read = new HashMap<>();
+                    for (int i = 0; i < count; i++) {
+                        read.put(named.get(i).path(), new Version(numbers[i][0], numbers[i][1], numbers[i][2],
+                            numbers[i][3]));
+                    }
+                    yield new Record(kind, 0, 0, 0, StoredConfiguration.decode(in.readAllBytes()), read);
+                }
+            }
+            case COMMIT, ABORT -> {
+                try (var in = new DataInputStream(new ByteArrayInputStream(record, 1, record.length - 1))) {
+                    yield new Record(kind, in.readLong(), 0, 0, List.of(), Map.of());
+                }
+            }
+            case CHANGE -> new Record(kind, 0, 0, 0, StoredConfiguration.decode(Arrays.copyOfRange(record, 1,
+                record.length)), Map.of());
             // A bare change list: what versions before the two-phase records wrote.
-            default -> new Record(CHANGE, 0, StoredConfiguration.decode(record));
+            default -> new Record(CHANGE, 0, 0, 0, StoredConfiguration.decode(record), Map.of());
         };
     }
 }

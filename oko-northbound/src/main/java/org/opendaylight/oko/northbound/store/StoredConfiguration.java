@@ -114,6 +114,12 @@ final class StoredConfiguration {
         return roots.stream().anyMatch(root -> root.contains(path));
     }
 
+    /** The stored root {@code path} is at or below. */
+    YangInstanceIdentifier rootOf(final YangInstanceIdentifier path) {
+        return roots.stream().filter(root -> root.contains(path)).findFirst().orElseThrow(
+            () -> new IllegalArgumentException(path + " is not under any stored root " + roots));
+    }
+
     /** The stored data of one unit (an entry or another child of a root), or null. */
     NormalizedNode unit(final YangInstanceIdentifier path) {
         return units.get(path);

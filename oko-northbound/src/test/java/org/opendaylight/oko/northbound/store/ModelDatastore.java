@@ -75,6 +75,8 @@ final class ModelDatastore {
     private final Map<String, Member> members = new LinkedHashMap<>();
     private final AtomicLong transactionIds = new AtomicLong();
     private String leader;
+    /** The shard's Raft term: one more at every change of leader. */
+    private long term = 1;
 
     ModelDatastore(final EffectiveModelContext schema) {
         this.schema = schema;
@@ -85,7 +87,7 @@ final class ModelDatastore {
     }
 
     /** The broker of member {@code name}; the first member asked for leads the shard. */
-    Member member(final String name) {
+    synchronized Member member(final String name) {
         if (leader == null) {
             leader = name;
         }
@@ -93,8 +95,45 @@ final class ModelDatastore {
     }
 
     /** Makes {@code name} the shard's leader: its cohorts are asked from now on. */
-    void lead(final String name) {
+    synchronized void lead(final String name) {
+        if (!name.equals(leader)) {
+            term++;
+        }
         leader = member(name).name;
+    }
+
+    /**
+     * The shards as member {@code name} sees them (one shard holds every root here), in a cluster of
+     * {@code cluster}.
+     */
+    ClusterStart.Shards shards(final String name, final List<String> cluster) {
+        return new ClusterStart.Shards() {
+            @Override
+            public long term(final YangInstanceIdentifier root) {
+                synchronized (ModelDatastore.this) {
+                    return term;
+                }
+            }
+
+            @Override
+            public List<String> members() {
+                return cluster;
+            }
+
+            @Override
+            public void lead(final YangInstanceIdentifier root) {
+                ModelDatastore.this.lead(name);
+            }
+        };
+    }
+
+    /** A new process of a member that was killed: a new broker under the same name. */
+    synchronized Member restart(final String name) {
+        final Member old = members.remove(name);
+        if (old != null) {
+            old.kill();
+        }
+        return member(name);
     }
 
     /** What the configuration datastore holds at {@code path}. */
@@ -106,7 +145,8 @@ final class ModelDatastore {
      * Commits the transactions the way the shard handles a batch: every one's cohorts pre-commit (each on the
      * tip the earlier ones left) before the first one's commit step. Returns each one's answer.
      */
-    List<FluentFuture<? extends CommitInfo>> commitPipelined(final List<DOMDataTreeWriteTransaction> transactions) {
+    synchronized List<FluentFuture<? extends CommitInfo>> commitPipelined(
+            final List<DOMDataTreeWriteTransaction> transactions) {
         final List<Prepared> prepared = new ArrayList<>();
         final List<FluentFuture<? extends CommitInfo>> answers = new ArrayList<>();
         DataTreeTip tip = trees.get(CONFIGURATION);
@@ -131,9 +171,15 @@ final class ModelDatastore {
     }
 
     private Prepared prepare(final Tx tx, final DataTreeTip tip) {
+        if (tx.owner.dead) {
+            return Prepared.failed(tx, tx.owner.name + " was killed", new IllegalStateException("killed"));
+        }
         final DataTreeModification modification = tx.modifications.get(CONFIGURATION);
         if (modification == null) {
             return new Prepared(tx, null, List.of(), null);
+        }
+        if (tx.owner.failing) {
+            return Prepared.failed(tx, tx.owner.name + " is stopping", new IllegalStateException("stopping"));
         }
         modification.ready();
         final DataTreeCandidateTip candidate;
@@ -141,8 +187,8 @@ final class ModelDatastore {
             tip.validate(modification);
             candidate = tip.prepare(modification);
         } catch (org.opendaylight.yangtools.yang.data.tree.api.ConflictingModificationAppliedException e) {
-            return Prepared.failed(tx, "conflict", new OptimisticLockFailedException("Optimistic lock failed for path "
-                + e.getPath(), e));
+            return new Prepared(tx, null, List.of(), new OptimisticLockFailedException(
+                "Optimistic lock failed for path " + e.getPath(), e));
         } catch (org.opendaylight.yangtools.yang.data.tree.api.DataValidationFailedException e) {
             return Prepared.failed(tx, "Data did not pass validation for path " + e.getPath(), e);
         }
@@ -187,8 +233,8 @@ final class ModelDatastore {
                 tree.validate(operational);
                 tree.commit(tree.prepare(operational));
             } catch (org.opendaylight.yangtools.yang.data.tree.api.DataValidationFailedException e) {
-                return FluentFutures.immediateFailedFluentFuture(new TransactionCommitFailedException("conflict",
-                    new OptimisticLockFailedException("Optimistic lock failed for path " + e.getPath(), e)));
+                return FluentFutures.immediateFailedFluentFuture(new OptimisticLockFailedException(
+                    "Optimistic lock failed for path " + e.getPath(), e));
             }
         }
         if (prepared.candidate == null) {
@@ -237,8 +283,24 @@ final class ModelDatastore {
         private final Deque<Runnable> notifications = new ArrayDeque<>();
         private boolean holding;
 
+        /** Set when the member's process is gone: its transactions fail. */
+        private boolean dead;
+        /** Set when the member's configuration writes are to fail (a process about to die). */
+        private boolean failing;
+
         Member(final String name) {
             this.name = name;
+        }
+
+        String name() {
+            return name;
+        }
+
+        /** Makes this member's writes to the configuration datastore fail from now on. */
+        void failConfigurationCommits() {
+            synchronized (ModelDatastore.this) {
+                failing = true;
+            }
         }
 
         /** Holds this member's notifications back until {@link #deliver} (a listener that lags). */
@@ -259,11 +321,17 @@ final class ModelDatastore {
             deliver(Integer.MAX_VALUE);
         }
 
-        /** Forgets this member's registrations and notifications: the process was killed. */
+        /**
+         * Forgets this member's registrations and notifications: the process was killed. Its broker refuses
+         * everything from now on; the member's next process takes a new broker ({@link ModelDatastore#restart}).
+         */
         void kill() {
-            cohorts.clear();
-            listeners.clear();
-            notifications.clear();
+            synchronized (ModelDatastore.this) {
+                cohorts.clear();
+                listeners.clear();
+                notifications.clear();
+                dead = true;
+            }
         }
 
         private void publish(final DataTreeCandidateTip candidate) {
@@ -314,17 +382,17 @@ final class ModelDatastore {
 
         @Override
         public DOMDataTreeReadTransaction newReadOnlyTransaction() {
-            return new Tx();
+            return new Tx(this);
         }
 
         @Override
         public DOMDataTreeWriteTransaction newWriteOnlyTransaction() {
-            return new Tx();
+            return new Tx(this);
         }
 
         @Override
         public DOMDataTreeReadWriteTransaction newReadWriteTransaction() {
-            return new Tx();
+            return new Tx(this);
         }
 
         @Override
@@ -345,8 +413,10 @@ final class ModelDatastore {
             LogicalDatastoreType.class);
         private final Map<LogicalDatastoreType, DataTreeModification> modifications = new EnumMap<>(
             LogicalDatastoreType.class);
+        private final Member owner;
 
-        Tx() {
+        Tx(final Member owner) {
+            this.owner = owner;
             trees.forEach((type, tree) -> snapshots.put(type, tree.takeSnapshot()));
         }
 

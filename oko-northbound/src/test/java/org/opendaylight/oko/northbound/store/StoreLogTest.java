@@ -1,0 +1,144 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
+import org.opendaylight.oko.northbound.store.StoredConfiguration.UnitChange;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchKey;
+import org.opendaylight.yangtools.binding.DataObjectIdentifier;
+import org.opendaylight.yangtools.binding.DataObjectReference;
+import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
+import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
+
+/** The log's records read back: only committed changes, in commit order, across compactions and old formats. */
+class StoreLogTest extends AbstractConcurrentDataBrokerTest {
+    @TempDir
+    Path dir;
+
+    private BindingNormalizedNodeSerializer codec;
+    private List<YangInstanceIdentifier> roots;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        setup();
+        codec = getDataBrokerTestCustomizer().getAdapterContext().currentSerializer();
+        roots = List.of(codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build()));
+    }
+
+    private YangInstanceIdentifier root() {
+        return roots.get(0);
+    }
+
+    private DataObjectIdentifier<Switch> ref(final String node) {
+        return DataObjectIdentifier.builder(Switches.class).child(Switch.class, new SwitchKey(new NodeId(node)))
+            .build();
+    }
+
+    private YangInstanceIdentifier path(final String node) {
+        return codec.toYangInstanceIdentifier(ref(node));
+    }
+
+    private UnitChange put(final String node) {
+        final NormalizedNode data = codec.toNormalizedDataObject(ref(node), new SwitchBuilder()
+            .setNode(new NodeId(node)).build()).node();
+        return new UnitChange(path(node), null, data);
+    }
+
+    /** The log of a store created now (its first, empty snapshot written). */
+    private StoreLog create() throws IOException {
+        final StoreFiles files = StoreFiles.open(dir);
+        files.compact(StoredConfiguration.encode(List.of()));
+        return StoreLog.open(files, new StoredConfiguration(roots)).log();
+    }
+
+    /** What a new process reads from the files. */
+    private StoredConfiguration reopen() throws IOException {
+        final var stored = new StoredConfiguration(roots);
+        StoreLog.open(StoreFiles.open(dir), stored).log().close();
+        return stored;
+    }
+
+    @Test
+    void onlyCommittedChangesAreReadBack() throws IOException {
+        try (StoreLog log = create()) {
+            log.commit(log.prepare(root(), 1, null, List.of(put("openflow:1"))));
+            log.prepare(root(), 1, null, List.of(put("openflow:2")));                 // never decided
+            log.abort(log.prepare(root(), 1, null, List.of(put("openflow:3"))));
+        }
+        final var stored = reopen();
+        assertEquals(1, stored.size());
+        assertEquals(put("openflow:1").after(), stored.unit(path("openflow:1")));
+    }
+
+    @Test
+    void commitsApplyInCommitOrderNotPrepareOrder() throws IOException {
+        try (StoreLog log = create()) {
+            final var first = log.prepare(root(), 1, null, List.of(put("openflow:1")));
+            final var second = log.prepare(root(), 1, null, List.of(new UnitChange(path("openflow:1"), null, null)));
+            log.commit(first);
+            log.commit(second);
+            assertThrows(IllegalStateException.class, () -> log.commit(first));
+        }
+        assertEquals(0, reopen().size());
+    }
+
+    @Test
+    void aPrepareInFlightOutlivesACompaction() throws IOException {
+        try (StoreLog log = create()) {
+            final var inFlight = log.prepare(root(), 1, null, List.of(put("openflow:1")));
+            log.prepare(root(), 1, null, List.of(put("openflow:2")));                 // never decided
+            log.compact();
+            log.commit(inFlight);
+        }
+        final var stored = reopen();
+        assertEquals(put("openflow:1").after(), stored.unit(path("openflow:1")));
+        assertNull(stored.unit(path("openflow:2")));
+    }
+
+    @Test
+    void recordsOfTheVersionBeforeTwoPhaseRecordsAreCommittedChanges() throws IOException {
+        try (StoreFiles files = StoreFiles.open(dir)) {
+            files.compact(StoredConfiguration.encode(List.of()));
+            files.append(StoredConfiguration.encode(List.of(new Change(path("openflow:7"), put("openflow:7")
+                .after()))));
+        }
+        assertEquals(put("openflow:7").after(), reopen().unit(path("openflow:7")));
+    }
+
+    @Test
+    void aNotificationOfACommitItMadeIsNotWrittenAgain() throws IOException {
+        try (StoreLog log = create()) {
+            final var own = List.of(put("openflow:1"));
+            log.commit(log.prepare(root(), 1, null, own));
+            // Another member's commit of the same unit, notified late: older than the own commit, skipped.
+            log.notified(root(), List.of(put("openflow:1")));
+            log.notified(root(), own);
+            assertEquals(1, log.notificationCounts()[0]);
+            assertEquals(0, log.notificationCounts()[1]);
+            log.notified(root(), List.of(new UnitChange(path("openflow:1"), null, null)));  // a later one: written
+            assertEquals(1, log.notificationCounts()[1]);
+        }
+        assertEquals(0, reopen().size());
+    }
+}
