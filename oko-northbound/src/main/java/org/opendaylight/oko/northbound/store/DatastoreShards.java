@@ -38,6 +38,7 @@ final class DatastoreShards implements ClusterStart.Shards {
     private static final FiniteDuration TIMEOUT = FiniteDuration.create(5, TimeUnit.SECONDS);
     private static final FiniteDuration TRANSFER_TIMEOUT = FiniteDuration.create(30, TimeUnit.SECONDS);
     private static final long LEAD_DEADLINE_MILLIS = 300_000;
+    private static final String DEFAULT_SHARD = "default";
 
     private final ActorUtils actorUtils;
     private final List<YangInstanceIdentifier> roots;
@@ -48,8 +49,16 @@ final class DatastoreShards implements ClusterStart.Shards {
         this.roots = List.copyOf(roots);
     }
 
+    /**
+     * The shard that holds {@code root}: its module's shard in the cluster's module configuration, else the
+     * default shard (what the datastore's own shard strategy decides; its package is not exported).
+     */
     private String shardName(final YangInstanceIdentifier root) {
-        return actorUtils.getShardStrategyFactory().getStrategy(root).findShard(root);
+        final var configuration = actorUtils.getConfiguration();
+        final String module = configuration.getModuleNameFromNameSpace(
+            root.getPathArguments().get(0).getNodeType().getNamespace().toString());
+        final String shard = module == null ? null : configuration.getShardNameForModule(module);
+        return shard != null ? shard : DEFAULT_SHARD;
     }
 
     @Override
