@@ -202,6 +202,37 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(Optional.of(switchEntry("openflow:1", "b")), datastore.read(switchPath("openflow:1")));
     }
 
+    /**
+     * Finding 5: until the whole configuration is back, a write is refused whichever member it comes through and
+     * whichever member leads (the refusal was a flag of the restoring member only).
+     */
+    @Test
+    void writesAreRefusedThroughEveryMemberUntilTheClusterHasStarted() throws Exception {
+        var datastore = new ModelDatastore(schema);
+        startAll(datastore, "member-1", "member-2", "member-3");
+        write(datastore, "member-1", "openflow:1", "stored");
+        datastore = killAll(datastore);
+        final var first = start(datastore, "member-1");
+        final var second = start(datastore, "member-2");
+        Thread.sleep(300);                                  // both wait for member-3's report
+        for (String leader : List.of("member-1", "member-2")) {
+            datastore.lead(leader);
+            for (String through : List.of("member-1", "member-2", "member-3")) {
+                final var tx = datastore.member(through).newWriteOnlyTransaction();
+                tx.put(CONFIGURATION, switchPath("openflow:2"), switchEntry("openflow:2", "early"));
+                final var failure = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class, () -> tx.commit().get());
+                assertTrue(String.valueOf(failure.getCause()).contains("putting the stored configuration back"),
+                    leader + " leads, through " + through + ": " + failure.getCause());
+            }
+        }
+        startAll(datastore, "member-3");
+        first.get(30, TimeUnit.SECONDS);
+        second.get(30, TimeUnit.SECONDS);
+        assertEquals(Optional.of(switchEntry("openflow:1", "stored")), datastore.read(switchPath("openflow:1")));
+        assertEquals(Optional.empty(), datastore.read(switchPath("openflow:2")));
+    }
+
     /** A member gone for good: the others start once an operator names it in start-without. */
     @Test
     void anOperatorLetsTheClusterStartWithoutAMemberGoneForGood() throws Exception {
