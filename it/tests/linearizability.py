@@ -22,7 +22,6 @@ the checker reports it.
 """
 from dataclasses import dataclass, field
 import math
-import sys
 
 OK, FAIL, INFO = "ok", "fail", "info"
 
@@ -51,47 +50,55 @@ class Verdict:
     ops: list = field(default_factory=list)
 
 
-def check_key(key, ops, initial=None, limit=2_000_000):
-    """Whether the operations on one key are linearizable, starting from `initial`."""
+def check_key(key, ops, initial=None, limit=5_000_000):
+    """Whether the operations on one key are linearizable, starting from `initial`. A depth-first search over the
+    order in which the operations take effect, pruned by the states (operations done, value) already explored."""
     ops = [op for op in ops if op.outcome != FAIL and not (op.kind == "read" and op.outcome != OK)]
     ops = sorted(ops, key=lambda op: op.invoked)
     for i, op in enumerate(ops):
         op.index = i
-        if op.outcome == INFO:
-            op.completed = math.inf
     must = sum(1 << op.index for op in ops if op.outcome == OK)
-    seen = set()
-    steps = [0]
+    n = len(ops)
 
-    def search(done, value):
-        # `done`: the operations linearized so far (a bit each); `value`: the register now.
-        if done & must == must:
-            return True
-        if (done, value) in seen:
-            return False
-        seen.add((done, value))
-        steps[0] += 1
-        if steps[0] > limit:
-            raise RuntimeError(f"key {key!r}: more than {limit} search steps")
-        # The next operation to take effect can be any one not yet done that was invoked before every
-        # operation still to do has completed (else that one would have to come first).
-        horizon = min((op.completed for op in ops if not done >> op.index & 1), default=math.inf)
-        for op in ops:
-            if done >> op.index & 1 or op.invoked > horizon:
-                continue
+    def candidates(done, value):
+        """The operations that can take effect next. `now`, the moment the last one took effect, is at least the
+        latest invocation among those done. An acknowledged operation not done yet must take effect before it
+        completes, so the next one is invoked before the earliest such completion (the horizon); an unanswered
+        one can take effect only until its bound, and may never take effect at all."""
+        now = max((ops[i].invoked for i in range(n) if done >> i & 1), default=-math.inf)
+        live = [i for i in range(n) if not done >> i & 1
+                and (must >> i & 1 or ops[i].completed >= now)]
+        horizon = min((ops[i].completed for i in live if must >> i & 1), default=math.inf)
+        out = []
+        for i in live:
+            op = ops[i]
+            if op.invoked > horizon:
+                break
             if op.kind == "read":
-                if op.value != value:
-                    continue
-                if search(done | 1 << op.index, value):
-                    return True
-            elif search(done | 1 << op.index, op.value):
-                return True
-        return False
+                if op.value == value:
+                    out.append((done | 1 << i, value))
+            else:
+                out.append((done | 1 << i, op.value))
+        return out
 
-    limit_recursion = max(sys.getrecursionlimit(), 4 * len(ops) + 100)
-    sys.setrecursionlimit(limit_recursion)
-    if search(0, initial):
-        return Verdict(key, True)
+    seen = set()
+    stack = [iter([(0, initial)])]
+    steps = 0
+    while stack:
+        state = next(stack[-1], None)
+        if state is None:
+            stack.pop()
+            continue
+        done, value = state
+        if done & must == must:
+            return Verdict(key, True)
+        if state in seen:
+            continue
+        seen.add(state)
+        steps += 1
+        if steps > limit:
+            raise RuntimeError(f"key {key!r}: more than {limit} search steps")
+        stack.append(iter(candidates(done, value)))
     return Verdict(key, False, "no order of the acknowledged operations explains the reads", ops)
 
 

@@ -51,6 +51,14 @@ def test_an_unanswered_write_may_or_may_not_take_effect_later():
     assert not valid([w(1, 0, 1), w(2, 2, math.inf, INFO), r(2, 3, 4), r(1, 5, 6)])
 
 
+def test_an_unanswered_write_takes_effect_before_its_bound_or_never():
+    # Its process died at 5: afterwards, either it took effect before 5, or it never did.
+    assert valid([w(1, 0, 1), w(2, 2, 5, INFO), r(1, 10, 11)])
+    assert valid([w(1, 0, 1), w(2, 2, 5, INFO), r(2, 10, 11)])
+    assert not valid([w(1, 0, 1), w(2, 2, 5, INFO), r(1, 10, 11), r(2, 12, 13)])
+    assert not valid([w(1, 0, 1), w(2, 2, 5, INFO), w(3, 6, 7), r(2, 10, 11)])
+
+
 def test_a_refused_write_never_takes_effect():
     history = {"k": [w(1, 0, 1), w(2, 2, 3, FAIL), r(2, 10, 10)]}
     verdict, = check(history)

@@ -1,0 +1,30 @@
+# Copyright (c) 2026 Oko contributors and others. All rights reserved.
+#
+# This program and the accompanying materials are made available under the
+# terms of the Eclipse Public License v1.0 which accompanies this distribution,
+# and is available at http://www.eclipse.org/legal/epl-v10.html
+"""The durability promise under faults (docs/northbound.md, "Durability"): a short run of it/tools/chaos against
+the single controller `up` starts. Eight clients write, overwrite, delete and read four switch entries, four
+stored programs and four flows through RESTCONF while Karaf is KILLed, TERMinated and paused at random; every
+key's history must be that of a linearizable register: no acknowledged write lost, no acknowledged delete undone,
+no refused write brought back, no older value read after a newer one. The long runs (hours, a cluster) are run
+by hand with the same tool; their counts are in issue 55."""
+import re
+import subprocess
+import sys
+
+from conftest import REPO
+
+
+def test_a_short_chaos_run_finds_no_anomaly(system):
+    result = subprocess.run(
+        [sys.executable, str(REPO / "it" / "tools" / "chaos"), "--seconds", "120", "--interval", "15,30",
+         "--faults", "kill,term,pause", "--seed", "55"],
+        env=system.env, capture_output=True, text=True, timeout=2400)
+    print(result.stdout[-6000:], result.stderr[-3000:])
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+    summary = re.search(r"(\d+) writes and deletes \(acknowledged (\d+), refused (\d+), unanswered (\d+)\), "
+                        r"(\d+) reads; faults: (.*); anomalies: 0", result.stdout)
+    assert summary, result.stdout[-3000:]
+    assert int(summary.group(2)) >= 100, "too few acknowledged writes to say anything: " + summary.group(0)
+    assert re.search(r"\b(kill|term|pause) [1-9]", summary.group(6)), "no fault was injected: " + summary.group(0)
