@@ -178,6 +178,10 @@ public final class ConfigurationStore implements AutoCloseable {
     private void fail(final String why) {
         failure = why;
         state = State.FAILED;
+        closeLog();
+    }
+
+    private void closeLog() {
         final StoreLog current = log;
         if (current != null) {
             try {
@@ -371,14 +375,7 @@ public final class ConfigurationStore implements AutoCloseable {
     public synchronized void close() {
         registrations.forEach(Registration::close);
         registrations.clear();
-        final StoreLog current = log;
-        if (current != null) {
-            try {
-                current.close();
-            } catch (IOException e) {
-                LOG.warn("Could not close the configuration store", e);
-            }
-        }
+        closeLog();
     }
 
     /**
