@@ -94,7 +94,7 @@ public final class ConfigurationStore implements AutoCloseable {
      */
     static final long DEFAULT_RESERVE_BYTES = 16L << 20;
     /** What a member's cohort answers while the store starts (how a restorer learns it no longer leads). */
-    static final String STARTING_REFUSAL = "Oko is putting the stored configuration back into the datastore";
+    static final String STARTING_REFUSAL = StartGate.STARTING;
 
     /**
      * The Raft term of the datastore shard that holds a root, as this member's replica of the shard knows it:
@@ -113,6 +113,7 @@ public final class ConfigurationStore implements AutoCloseable {
     private final ClusterStart.Shards shards;
     private final long pollMillis;
     private final StoredConfiguration stored;
+    private final StartGate gate;
     private final List<Registration> registrations = new ArrayList<>();
     private volatile State state = State.STARTING;
     /** Why the store refuses writes for good (state FAILED). */
@@ -123,10 +124,10 @@ public final class ConfigurationStore implements AutoCloseable {
     @Activate
     public ConfigurationStore(@Reference final DOMDataBroker broker,
             @Reference final BindingNormalizedNodeSerializer codec, @Reference final ActorSystemProvider actorSystem,
-            @Reference(target = "(type=distributed-config)") final DistributedDataStoreInterface configDatastore)
-            throws IOException {
+            @Reference(target = "(type=distributed-config)") final DistributedDataStoreInterface configDatastore,
+            @Reference final StartGate gate) throws IOException {
         this(broker, roots(codec), directory(), ClusterMember.name(actorSystem),
-            new DatastoreShards(configDatastore.getActorUtils(), roots(codec)), DEFAULT_RESERVE_BYTES, 200);
+            new DatastoreShards(configDatastore.getActorUtils(), roots(codec)), gate, DEFAULT_RESERVE_BYTES, 200);
     }
 
     private static List<YangInstanceIdentifier> roots(final BindingNormalizedNodeSerializer codec) {
@@ -144,9 +145,10 @@ public final class ConfigurationStore implements AutoCloseable {
      */
     @SuppressWarnings("checkstyle:IllegalCatch")         // whatever stops the start, the store fails closed
     ConfigurationStore(final DOMDataBroker broker, final List<YangInstanceIdentifier> roots, final Path dir,
-            final String member, final ClusterStart.Shards shards, final long reserveBytes, final long pollMillis)
-            throws IOException {
+            final String member, final ClusterStart.Shards shards, final StartGate gate, final long reserveBytes,
+            final long pollMillis) throws IOException {
         this.dir = dir;
+        this.gate = gate;
         this.reserveBytes = reserveBytes;
         this.shards = shards;
         this.pollMillis = pollMillis;
@@ -178,6 +180,8 @@ public final class ConfigurationStore implements AutoCloseable {
     private void fail(final String why) {
         failure = why;
         state = State.FAILED;
+        gate.failed("the Oko configuration store did not start: " + why + " (see karaf.log; restart Karaf once the "
+            + "cause is fixed)");
         closeLog();
     }
 
@@ -250,6 +254,7 @@ public final class ConfigurationStore implements AutoCloseable {
             summary.add("nothing stored");
         }
         state = State.RUNNING;
+        gate.open();
         final String line = String.join("; ", summary);
         Files.writeString(dir.resolve("restored"), Instant.now() + " " + line + "\n", StandardCharsets.UTF_8);
         LOG.info("Oko configuration store {}: {}", dir, line);

@@ -62,6 +62,8 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
     private EffectiveModelContext schema;
     private List<YangInstanceIdentifier> roots;
     private final Map<String, CompletableFuture<ConfigurationStore>> starting = new HashMap<>();
+    /** Each member's RESTCONF gate, a new one at each start (a new Karaf). */
+    private final Map<String, StartGate> gates = new HashMap<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -85,10 +87,12 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
     /** Starts a member's store in a thread of its own (a start waits for the other members). */
     private CompletableFuture<ConfigurationStore> start(final ModelDatastore datastore, final String member) {
         final var broker = datastore.restart(member);
+        final var gate = new StartGate();
+        gates.put(member, gate);
         final var future = CompletableFuture.supplyAsync(() -> {
             try {
                 return new ConfigurationStore(broker, roots, dir(member), member, datastore.shards(member, MEMBERS),
-                    0, 10);
+                    gate, 0, 10);
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -100,8 +104,9 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
     /** Starts the members in this order and waits until every one is running. */
     private void startAll(final ModelDatastore datastore, final String... order) throws Exception {
         final var futures = Stream.of(order).map(member -> start(datastore, member)).toList();
-        for (var future : futures) {
-            assertEquals(ConfigurationStore.State.RUNNING, future.get(30, TimeUnit.SECONDS).state());
+        for (int i = 0; i < order.length; i++) {
+            assertEquals(ConfigurationStore.State.RUNNING, futures.get(i).get(30, TimeUnit.SECONDS).state());
+            assertTrue(gates.get(order[i]).isOpen(), "RESTCONF stays closed on a running " + order[i]);
         }
     }
 
@@ -191,10 +196,12 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         final var first = start(datastore, "member-1");
         final var third = start(datastore, "member-3");
         final var dying = new ConfigurationStore(datastore.member("member-2"), roots, dir("member-2"), "member-2",
-            datastore.shards("member-2", MEMBERS), 0, 10);
+            datastore.shards("member-2", MEMBERS), new StartGate(), 0, 10);
         assertEquals(ConfigurationStore.State.FAILED, dying.state());
         Thread.sleep(300);
         assertFalse(first.isDone() || third.isDone(), "the others wait for the member with the newest copy");
+        assertFalse(gates.get("member-1").isOpen() || gates.get("member-3").isOpen(),
+            "RESTCONF serves the configuration data of a member whose start waits");
         assertEquals(Optional.empty(), datastore.read(switchPath("openflow:1")), "member-1's older copy restored");
         startAll(datastore, "member-2");
         assertEquals(ConfigurationStore.State.RUNNING, first.get(30, TimeUnit.SECONDS).state());

@@ -8,6 +8,7 @@
 package org.opendaylight.oko.northbound.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.opendaylight.mdsal.common.api.LogicalDatastoreType.CONFIGURATION;
@@ -65,6 +66,7 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
     private BindingNormalizedNodeSerializer codec;
     private EffectiveModelContext schema;
     private List<YangInstanceIdentifier> roots;
+    private final StartGate gate = new StartGate();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -79,7 +81,7 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
     /** A controller started on an empty datastore (persistent=false) with the store in {@link #dir}. */
     private ConfigurationStore start(final ModelDatastore datastore) throws IOException {
         return new ConfigurationStore(datastore.member(MEMBER), roots, dir, MEMBER, datastore.shards(MEMBER,
-            List.of(MEMBER)), 0, 10);
+            List.of(MEMBER)), gate, 0, 10);
     }
 
     private static DataObjectIdentifier<Switch> switchRef(final String node) {
@@ -257,6 +259,8 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
         final String refusal = refusal(put(member, "openflow:1", "unkept").commit());
         assertTrue(refusal.contains("refuses configuration writes") && refusal.contains("damaged"), refusal);
         assertEquals(Optional.empty(), datastore.read(switchPath("openflow:1")));
+        // RESTCONF's configuration data stays closed: the datastore does not hold the configuration.
+        assertFalse(gate.isOpen());
     }
 
     /** The commit step must not fail for want of disk: the pre-commit refuses while the reserve is not free. */
@@ -264,7 +268,7 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
     void aWriteIsRefusedWhenTheDiskHasLessThanTheReserve() throws Exception {
         final var datastore = new ModelDatastore(schema);
         final var member = datastore.member(MEMBER);
-        new ConfigurationStore(member, roots, dir, MEMBER, datastore.shards(MEMBER, List.of(MEMBER)),
+        new ConfigurationStore(member, roots, dir, MEMBER, datastore.shards(MEMBER, List.of(MEMBER)), gate,
             Long.MAX_VALUE, 10);
         final String refusal = refusal(put(member, "openflow:1", "big").commit());
         assertTrue(refusal.contains("keeps in reserve"), refusal);
@@ -279,7 +283,9 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
     void acknowledgedWritesAreBackAfterAKillAndAStartWritesOneSnapshot() throws Exception {
         final var datastore = new ModelDatastore(schema);
         final var member = datastore.member(MEMBER);
+        assertFalse(gate.isOpen());
         start(datastore);
+        assertTrue(gate.isOpen(), "RESTCONF's configuration data stays closed after the start");
         final List<DOMDataTreeWriteTransaction> writes = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             writes.add(put(member, "openflow:" + i, "p" + i));

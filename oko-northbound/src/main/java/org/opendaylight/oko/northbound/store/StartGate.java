@@ -1,0 +1,198 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.store;
+
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import javax.servlet.Filter;
+import javax.servlet.FilterChain;
+import javax.servlet.FilterConfig;
+import javax.servlet.ServletException;
+import javax.servlet.ServletRequest;
+import javax.servlet.ServletResponse;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.osgi.service.component.annotations.Component;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps RESTCONF's configuration data closed until this member's configuration store has put the stored
+ * configuration back into the datastore.
+ *
+ * <p>Why: the datastore runs without persistence, so it starts empty, and RESTCONF serves it as soon as it is up.
+ * A read before the restore has finished would answer "no programs, no switches" for a configuration that exists
+ * (a client that acts on that answer, creating what it thinks is missing, overwrites the operator's entries), and a
+ * write would be refused by the store's cohorts with a less useful error. Until the store runs, every request under
+ * {@code /rests/data} is answered {@code 503 Service Unavailable} with a RESTCONF error that says why and a
+ * {@code Retry-After}, except what an operator needs to watch the start: reads of operational data
+ * ({@code content=nonconfig}) and of {@code /oko:configuration-store}. A store that could not start keeps the gate
+ * closed, with its reason. Once open, the gate stays open: a store that fails later refuses writes in its cohorts,
+ * and the datastore it filled is still right to read.
+ *
+ * <p>Registered as a servlet filter of AAA's filter chain ({@code org.opendaylight.aaa.filterchain.filter}), which
+ * RESTCONF's endpoint runs after authentication: an unauthenticated client gets 401 first, and learns nothing about
+ * the store. The component has no references, so it is registered as soon as the bundle starts, before RESTCONF
+ * (which waits for the datastore) serves anything.
+ */
+@Component(service = { Filter.class, StartGate.class }, immediate = true,
+    property = "org.opendaylight.aaa.filterchain.filter=true")
+public final class StartGate implements Filter {
+    private static final Logger LOG = LoggerFactory.getLogger(StartGate.class);
+    /** The data resource of RESTCONF's endpoint, as `make up` and the docs configure it. */
+    static final String DATA_PATH = "/rests/data";
+    /** Where a member reports how the start goes (operational, written by the start itself). */
+    static final String STATUS_PATH = DATA_PATH + "/oko:configuration-store";
+    /** Distinguishes this refusal from the datastore's own errors (a client may retry it safely). */
+    static final String APP_TAG = "oko-configuration-store-not-running";
+    static final String STARTING = "Oko is putting the stored configuration back into the datastore";
+    private static final int RETRY_AFTER_SECONDS = 5;
+    private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+
+    /** Why requests are refused; null once the store runs. */
+    private volatile String refusal = STARTING;
+    private volatile boolean retry = true;
+
+    /** Lets every request through from now on: the stored configuration is in the datastore. */
+    void open() {
+        if (refusal != null) {
+            LOG.info("RESTCONF's configuration data is open: the stored configuration is in the datastore");
+        }
+        refusal = null;
+    }
+
+    /**
+     * Refuses the configuration data for good (until Karaf restarts) with {@code why}, unless the gate was opened:
+     * the store could not start, so the datastore does not hold the configuration.
+     */
+    void failed(final String why) {
+        if (refusal != null) {
+            retry = false;
+            refusal = why;
+        }
+    }
+
+    /** Whether requests are let through. */
+    boolean isOpen() {
+        return refusal == null;
+    }
+
+    @Override
+    public void init(final FilterConfig filterConfig) {
+        // Nothing to set up.
+    }
+
+    @Override
+    public void doFilter(final ServletRequest request, final ServletResponse response, final FilterChain chain)
+            throws IOException, ServletException {
+        final String why = refusal;
+        if (why != null && request instanceof HttpServletRequest http && response instanceof HttpServletResponse out
+                && isGuarded(http.getMethod(), http.getRequestURI(), http.getQueryString())) {
+            out.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+            if (retry) {
+                out.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+            }
+            out.setContentType("application/yang-data+json");
+            out.setCharacterEncoding(StandardCharsets.UTF_8.name());
+            out.getWriter().write(errorBody(why + (retry ? ": try again in a few seconds" : "")));
+            return;
+        }
+        chain.doFilter(request, response);
+    }
+
+    @Override
+    public void destroy() {
+        // Nothing to release.
+    }
+
+    /**
+     * Whether a request reaches the configuration: anything whose path starts with {@link #DATA_PATH} (path
+     * parameters included) but reads of operational data and of the start's own status. Decided on the decoded
+     * path, so an encoded colon or slash does not get a configuration read past the gate; a path it cannot decode
+     * or that has dot segments is refused.
+     */
+    static boolean isGuarded(final String method, final String requestUri, final String query) {
+        final String path = decode(requestUri);
+        if (path == null) {
+            return requestUri != null && requestUri.startsWith("/rests");
+        }
+        if (!path.startsWith(DATA_PATH)) {
+            return false;
+        }
+        if (!READS.contains(method)) {
+            return true;
+        }
+        if (path.equals(STATUS_PATH) || path.startsWith(STATUS_PATH + "/")) {
+            return false;
+        }
+        return !onlyOperational(query);
+    }
+
+    /** Whether the query asks for operational data only ({@code content=nonconfig}, given once). */
+    private static boolean onlyOperational(final String query) {
+        if (query == null) {
+            return false;
+        }
+        String content = null;
+        for (String parameter : query.split("&", -1)) {
+            final String decoded = decode(parameter);
+            if (decoded == null) {
+                return false;
+            }
+            if (decoded.startsWith("content=")) {
+                if (content != null) {
+                    return false;
+                }
+                content = decoded.substring("content=".length());
+            }
+        }
+        return "nonconfig".equals(content);
+    }
+
+    /** The percent-decoded text, with dot segments refused (null): not a path the gate can reason about. */
+    private static String decode(final String text) {
+        if (text == null) {
+            return null;
+        }
+        final String decoded;
+        try {
+            decoded = URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        return decoded.contains("/../") || decoded.endsWith("/..") || decoded.contains("/./")
+            || decoded.contains("//") ? null : decoded;
+    }
+
+    /** A RESTCONF error document (RFC 8040, section 7.1) in JSON. */
+    static String errorBody(final String message) {
+        return "{\"ietf-restconf:errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":"
+            + "\"resource-denied\",\"error-app-tag\":\"" + APP_TAG + "\",\"error-message\":\"" + jsonText(message)
+            + "\"}]}}";
+    }
+
+    private static String jsonText(final String text) {
+        final StringBuilder out = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+}

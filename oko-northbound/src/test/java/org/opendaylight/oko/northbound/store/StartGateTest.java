@@ -1,0 +1,147 @@
+/*
+ * Copyright (c) 2026 Oko contributors and others. All rights reserved.
+ *
+ * This program and the accompanying materials are made available under the
+ * terms of the Eclipse Public License v1.0 which accompanies this distribution,
+ * and is available at http://www.eclipse.org/legal/epl-v10.html
+ */
+package org.opendaylight.oko.northbound.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Proxy;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.junit.jupiter.api.Test;
+
+/** What RESTCONF answers while the configuration store starts, as a client sees it. */
+class StartGateTest {
+    /** One request through the gate: its status (0 when passed on), headers and body. */
+    private record Answer(int status, Map<String, String> headers, String body, boolean passedOn) {
+    }
+
+    private static Answer send(final StartGate gate, final String method, final String uri, final String query)
+            throws Exception {
+        final var request = (HttpServletRequest) Proxy.newProxyInstance(StartGateTest.class.getClassLoader(),
+            new Class<?>[] { HttpServletRequest.class }, (proxy, m, args) -> switch (m.getName()) {
+                case "getMethod" -> method;
+                case "getRequestURI" -> uri;
+                case "getQueryString" -> query;
+                default -> throw new UnsupportedOperationException(m.getName());
+            });
+        final int[] status = { 0 };
+        final Map<String, String> headers = new HashMap<>();
+        final StringWriter body = new StringWriter();
+        final var writer = new PrintWriter(body);
+        final var response = (HttpServletResponse) Proxy.newProxyInstance(StartGateTest.class.getClassLoader(),
+            new Class<?>[] { HttpServletResponse.class }, (proxy, m, args) -> {
+                switch (m.getName()) {
+                    case "setStatus" -> status[0] = (Integer) args[0];
+                    case "setHeader" -> headers.put((String) args[0], (String) args[1]);
+                    case "setContentType" -> headers.put("Content-Type", (String) args[0]);
+                    case "setCharacterEncoding" -> { }
+                    case "getWriter" -> {
+                        return writer;
+                    }
+                    default -> throw new UnsupportedOperationException(m.getName());
+                }
+                return null;
+            });
+        final AtomicBoolean passed = new AtomicBoolean();
+        gate.doFilter(request, response, (req, resp) -> passed.set(true));
+        writer.flush();
+        return new Answer(status[0], headers, body.toString(), passed.get());
+    }
+
+    @Test
+    void whileTheStoreStartsConfigurationRequestsGet503WithTheReason() throws Exception {
+        final var gate = new StartGate();
+        for (String[] request : new String[][] {
+            { "GET", "/rests/data/oko:programs", null },
+            { "GET", "/rests/data", null },
+            { "GET", "/rests/data/oko:switches", "content=config" },
+            { "GET", "/rests/data/oko:switches", "content=all" },
+            { "PUT", "/rests/data/oko:switches/switch=openflow%3A1", null },
+            { "DELETE", "/rests/data/oko:programs/program=fw", null },
+            { "POST", "/rests/data", null },
+            { "PATCH", "/rests/data/opendaylight-inventory:nodes", null },
+        }) {
+            final Answer answer = send(gate, request[0], request[1], request[2]);
+            assertFalse(answer.passedOn(), String.join(" ", request[0], request[1]));
+            assertEquals(503, answer.status());
+            assertEquals("5", answer.headers().get("Retry-After"));
+            assertEquals("application/yang-data+json", answer.headers().get("Content-Type"));
+            assertTrue(answer.body().contains("\"error-app-tag\":\"" + StartGate.APP_TAG + "\"")
+                && answer.body().contains("putting the stored configuration back"), answer.body());
+        }
+    }
+
+    @Test
+    void whileTheStoreStartsTheStatusOperationalDataAndOtherResourcesAreServed() throws Exception {
+        final var gate = new StartGate();
+        for (String[] request : new String[][] {
+            { "GET", "/rests/data/oko:configuration-store", null },
+            { "GET", "/rests/data/oko%3Aconfiguration-store", "content=nonconfig" },
+            { "GET", "/rests/data/oko:configuration-store/member=member-1", null },
+            { "GET", "/rests/data/opendaylight-inventory:nodes", "content=nonconfig&fields=node(id)" },
+            { "GET", "/rests/operations", null },
+            { "POST", "/auth/v1/users", null },
+            { "GET", "/openapi/explorer/index.html", null },
+        }) {
+            final Answer answer = send(gate, request[0], request[1], request[2]);
+            assertTrue(answer.passedOn(), String.join(" ", request[0], request[1]));
+            assertEquals(0, answer.status());
+        }
+    }
+
+    /** A path or query that could read or write the configuration in a disguise is refused, not let through. */
+    @Test
+    void disguisedConfigurationRequestsAreRefused() {
+        assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:configuration-store/../oko:programs", null));
+        assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:configuration-store/%2E%2E/oko:programs", null));
+        assertTrue(StartGate.isGuarded("GET", "/rests/data;x=1/oko:programs", null));
+        assertTrue(StartGate.isGuarded("GET", "/rests//data/oko:programs", null));
+        assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:configuration-store;x/../oko:programs", null));
+        assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:switches", "content=nonconfig&content=config"));
+        assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:switches", "content=nonconfig%26content=config"));
+        assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:switches", "content=%ZZ"));
+        assertTrue(StartGate.isGuarded("PUT", "/rests/data/oko:configuration-store", null));
+        assertTrue(StartGate.isGuarded("DELETE", "/rests/data/oko:switches", "content=nonconfig"));
+    }
+
+    @Test
+    void anOpenGateLetsEverythingThrough() throws Exception {
+        final var gate = new StartGate();
+        gate.open();
+        assertTrue(send(gate, "GET", "/rests/data/oko:programs", null).passedOn());
+        assertTrue(send(gate, "PUT", "/rests/data/oko:switches/switch=openflow%3A1", null).passedOn());
+        // A store that fails once running refuses writes in its cohorts; reads stay served.
+        gate.failed("the disk is gone");
+        assertTrue(gate.isOpen());
+    }
+
+    @Test
+    void aStoreThatCouldNotStartKeepsTheGateClosedWithItsReasonAndNoRetry() throws Exception {
+        final var gate = new StartGate();
+        gate.failed("the Oko configuration store did not start: snapshot damaged");
+        final Answer answer = send(gate, "GET", "/rests/data/oko:programs", null);
+        assertEquals(503, answer.status());
+        assertNull(answer.headers().get("Retry-After"));
+        assertTrue(answer.body().contains("snapshot damaged") && !answer.body().contains("try again"), answer.body());
+    }
+
+    @Test
+    void theErrorIsValidJsonWhateverTheReasonSays() {
+        assertEquals("{\"ietf-restconf:errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":"
+            + "\"resource-denied\",\"error-app-tag\":\"" + StartGate.APP_TAG + "\",\"error-message\":"
+            + "\"a \\\"quoted\\\" \\\\ path" + "\\" + "u000a\"}]}}", StartGate.errorBody("a \"quoted\" \\ path\n"));
+    }
+}
