@@ -171,9 +171,12 @@ public final class StartGate implements Filter {
             || decoded.contains("//") ? null : decoded;
     }
 
-    /** A RESTCONF error document (RFC 8040, section 7.1) in JSON. */
+    /**
+     * A RESTCONF error document (RFC 8040, section 7.1) in JSON, shaped as this RESTCONF server writes its own
+     * (a top-level {@code errors}), so a client parses both alike.
+     */
     static String errorBody(final String message) {
-        return "{\"ietf-restconf:errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":"
+        return "{\"errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":"
             + "\"resource-denied\",\"error-app-tag\":\"" + APP_TAG + "\",\"error-message\":\"" + jsonText(message)
             + "\"}]}}";
     }

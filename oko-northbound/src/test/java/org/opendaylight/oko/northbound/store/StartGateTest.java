@@ -140,7 +140,7 @@ class StartGateTest {
 
     @Test
     void theErrorIsValidJsonWhateverTheReasonSays() {
-        assertEquals("{\"ietf-restconf:errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":"
+        assertEquals("{\"errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":"
             + "\"resource-denied\",\"error-app-tag\":\"" + StartGate.APP_TAG + "\",\"error-message\":"
             + "\"a \\\"quoted\\\" \\\\ path" + "\\" + "u000a\"}]}}", StartGate.errorBody("a \"quoted\" \\ path\n"));
     }
