@@ -31,17 +31,27 @@ import org.slf4j.LoggerFactory;
  * is durable when {@link #append} returns (the log is forced to disk). A frame that was being written when the
  * process died is cut off at the next open: a torn tail is never read as data. A damaged frame with more after it
  * (the disk's fault, not a stop's) ends what is read too, and the whole log is copied aside first.
- * {@link #compact} replaces the snapshot atomically (written beside, forced, renamed) and then empties the log;
- * frames the snapshot already covers (sequence number not above the snapshot's) are skipped, so a stop between the
- * two steps loses nothing and applies nothing twice. A store is created by its first snapshot: a log without one
- * is from a creation cut short, and is dropped.
+ * A compaction has three steps, so that appends never wait for a snapshot to be written:
+ * {@link #beginCompaction} moves the log aside (to {@code log.old}) and starts a new one; {@link #writeSnapshot}
+ * writes the snapshot of everything up to that point (written beside, forced, renamed), from any thread, while
+ * appends go on; {@link #endCompaction} deletes the old log. Frames the snapshot already covers (sequence number not
+ * above the snapshot's) are skipped, so a stop between the steps loses nothing and applies nothing twice: an open
+ * that finds {@code log.old} puts its frames the snapshot does not cover back in front of the log. A store is
+ * created by its first snapshot: a log without one is from a creation cut short, and is dropped.
  *
- * <p>Not thread-safe: its owner serializes the calls.
+ * <p>Not thread-safe: its owner serializes the calls, but for {@link #writeSnapshot}.
  */
 final class StoreFiles implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreFiles.class);
     static final String SNAPSHOT_FILE = "snapshot";
     static final String LOG_FILE = "log";
+    /** The log a compaction moved aside, until its snapshot is written. */
+    static final String OLD_LOG_FILE = "log.old";
+    /**
+     * The free space a snapshot leaves on the disk: it must never take what the commit step's records need
+     * ({@link ConfigurationStore#DEFAULT_RESERVE_BYTES}).
+     */
+    static final long SNAPSHOT_RESERVE_BYTES = ConfigurationStore.DEFAULT_RESERVE_BYTES;
     private static final int MAGIC = 0x4f4b4f53;                    // "OKOS"
     private static final int HEADER = Integer.BYTES + Long.BYTES + Integer.BYTES + Integer.BYTES;
     /** Larger than any configuration this store holds; a length above it is a corrupt frame. */
@@ -56,6 +66,10 @@ final class StoreFiles implements AutoCloseable {
     /** Why appends are refused, when a failed append could not be undone. */
     private String broken;
     private long snapshotBytes;
+    private volatile long snapshotReserve = SNAPSHOT_RESERVE_BYTES;
+    private long compactAbove = 4L << 20;
+    /** Runs before a snapshot is written (tests: a slow disk). */
+    private volatile Runnable beforeSnapshot = () -> { };
 
     private StoreFiles(final Path dir, final boolean created, final byte[] snapshot, final long snapshotSequence,
             final List<byte[]> changes, final FileChannel log, final long sequence) {
@@ -79,6 +93,12 @@ final class StoreFiles implements AutoCloseable {
         final boolean created = !Files.exists(snapshotPath);
         if (created) {
             Files.deleteIfExists(logPath);
+            Files.deleteIfExists(dir.resolve(OLD_LOG_FILE));
+            // The store's own directory entry, for a power loss right after the first snapshot.
+            final Path parent = dir.toAbsolutePath().getParent();
+            if (parent != null) {
+                forceDirectory(parent);
+            }
         }
 
         byte[] snapshot = null;
@@ -95,8 +115,47 @@ final class StoreFiles implements AutoCloseable {
             snapshotSequence = frames.get(0).sequence;
         }
 
-        final FileChannel log = FileChannel.open(logPath, CREATE, READ, WRITE);
         final var frames = new ArrayList<Frame>();
+        final Path oldLogPath = dir.resolve(OLD_LOG_FILE);
+        if (Files.exists(oldLogPath)) {
+            // A compaction that did not finish: the frames of the old log the snapshot does not cover go back in
+            // front of the log (one new file, renamed over it), then the old log goes.
+            final var old = new ArrayList<Frame>();
+            final byte[] oldBytes = Files.readAllBytes(oldLogPath);
+            final long oldGood = readFrames(ByteBuffer.wrap(oldBytes), old);
+            if (oldGood < oldBytes.length) {
+                final Path aside = dir.resolve("log.old.damaged-" + System.currentTimeMillis());
+                Files.copy(oldLogPath, aside);
+                LOG.error("{} is damaged at byte {} of {}: the changes before it are read, the whole file is kept "
+                    + "in {}", oldLogPath, oldGood, oldBytes.length, aside);
+            }
+            final long covered = snapshotSequence;
+            old.removeIf(frame -> frame.sequence <= covered);
+            if (!old.isEmpty()) {
+                final Path merged = dir.resolve(LOG_FILE + ".new");
+                try (FileChannel out = FileChannel.open(merged, CREATE, WRITE, TRUNCATE_EXISTING)) {
+                    for (Frame frame : old) {
+                        writeFully(out, frame(frame.sequence, frame.payload));
+                    }
+                    if (Files.exists(logPath)) {
+                        final var current = new ArrayList<Frame>();
+                        final byte[] currentBytes = Files.readAllBytes(logPath);
+                        final long currentGood = readFrames(ByteBuffer.wrap(currentBytes), current);
+                        // Whatever follows the whole frames (a torn or damaged tail) is handled below, as ever.
+                        writeFully(out, ByteBuffer.wrap(currentBytes));
+                        LOG.info("Frames of an unfinished compaction put back before the log in {}: {}", dir,
+                            old.size() + " before " + current.size()
+                            + (currentGood < currentBytes.length ? " and a tail" : ""));
+                    }
+                    out.force(true);
+                }
+                Files.move(merged, logPath, ATOMIC_MOVE, REPLACE_EXISTING);
+                forceDirectory(dir);
+            }
+            Files.delete(oldLogPath);
+            forceDirectory(dir);
+        }
+        final FileChannel log = FileChannel.open(logPath, CREATE, READ, WRITE);
         final long size = log.size();
         final ByteBuffer bytes = ByteBuffer.allocate((int) Math.min(size, Integer.MAX_VALUE));
         while (bytes.hasRemaining() && log.read(bytes, bytes.position()) > 0) {
@@ -185,7 +244,7 @@ final class StoreFiles implements AutoCloseable {
 
     /** Whether the log has grown enough that a new snapshot would pay for itself. */
     boolean wantsCompaction() throws IOException {
-        return log.position() > Math.max(4L << 20, 2 * snapshotBytes);
+        return log.position() > Math.max(compactAbove, 2 * snapshotBytes);
     }
 
     long logBytes() throws IOException {
@@ -194,23 +253,91 @@ final class StoreFiles implements AutoCloseable {
 
     /** Makes {@code payload} the snapshot of everything appended so far, and empties the log. */
     void compact(final byte[] payload) throws IOException {
-        final Path next = dir.resolve(SNAPSHOT_FILE + ".new");
-        try (FileChannel out = FileChannel.open(next, CREATE, WRITE, TRUNCATE_EXISTING)) {
-            final ByteBuffer frame = frame(sequence, payload);
-            while (frame.hasRemaining()) {
-                out.write(frame);
-            }
-            out.force(true);
-        }
-        Files.move(next, dir.resolve(SNAPSHOT_FILE), ATOMIC_MOVE, REPLACE_EXISTING);
-        forceDirectory();
-        log.truncate(0);
-        log.position(0);
-        log.force(true);
-        snapshotBytes = payload.length;
+        final long covered = beginCompaction();
+        writeSnapshot(covered, payload);
+        endCompaction(payload.length);
     }
 
-    private void forceDirectory() throws IOException {
+    /**
+     * Moves the log aside and starts a new, empty one; returns the sequence number of the last frame appended, which
+     * the snapshot to write covers. When the log moved aside by an earlier compaction is still there (its snapshot
+     * could not be written), the log stays where it is: the next snapshot covers both.
+     */
+    long beginCompaction() throws IOException {
+        if (broken != null) {
+            throw new IOException("the log cannot be written since an earlier failure (" + broken + ")");
+        }
+        final Path oldLog = dir.resolve(OLD_LOG_FILE);
+        if (!Files.exists(oldLog)) {
+            log.force(true);
+            log.close();
+            try {
+                Files.move(dir.resolve(LOG_FILE), oldLog, ATOMIC_MOVE);
+                log = FileChannel.open(dir.resolve(LOG_FILE), CREATE, READ, WRITE, TRUNCATE_EXISTING);
+                forceDirectory(dir);
+            } catch (IOException e) {
+                broken = "a new log could not be started: " + e.getMessage();
+                throw e;
+            }
+        }
+        return sequence;
+    }
+
+    /**
+     * Writes {@code payload} as the snapshot of every frame up to {@code covered} (beside, forced, renamed): safe to
+     * call from another thread while appends go on. Refused, before anything is written, when the disk would keep
+     * less than {@link #SNAPSHOT_RESERVE_BYTES} free: the log goes on, and a later compaction tries again.
+     */
+    void writeSnapshot(final long covered, final byte[] payload) throws IOException {
+        beforeSnapshot.run();
+        final long free = Files.getFileStore(dir).getUsableSpace();
+        final long reserve = snapshotReserve;
+        if (free - HEADER - payload.length < reserve) {
+            throw new IOException("a snapshot of " + payload.length + " bytes would leave less than "
+                + (reserve >> 20) + " MiB free on the disk holding " + dir + " (" + (free >> 20)
+                + " MiB free): not written");
+        }
+        final Path next = dir.resolve(SNAPSHOT_FILE + ".new");
+        try (FileChannel out = FileChannel.open(next, CREATE, WRITE, TRUNCATE_EXISTING)) {
+            writeFully(out, frame(covered, payload));
+            out.force(true);
+        } catch (IOException e) {
+            Files.deleteIfExists(next);
+            throw e;
+        }
+        Files.move(next, dir.resolve(SNAPSHOT_FILE), ATOMIC_MOVE, REPLACE_EXISTING);
+        forceDirectory(dir);
+    }
+
+    /** Sets the log size above which a snapshot is due (tests: compactions without megabytes of changes). */
+    void compactAbove(final long bytes) {
+        compactAbove = bytes;
+    }
+
+    /** Sets what runs before a snapshot is written (tests: a slow disk). */
+    void beforeSnapshot(final Runnable hook) {
+        beforeSnapshot = hook;
+    }
+
+    /** Sets the free space a snapshot must leave (tests: a disk that is full). */
+    void snapshotReserve(final long bytes) {
+        snapshotReserve = bytes;
+    }
+
+    /** Deletes the log moved aside: the snapshot written covers it. */
+    void endCompaction(final long payloadLength) throws IOException {
+        Files.deleteIfExists(dir.resolve(OLD_LOG_FILE));
+        forceDirectory(dir);
+        snapshotBytes = payloadLength;
+    }
+
+    private static void writeFully(final FileChannel out, final ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            out.write(bytes);
+        }
+    }
+
+    private static void forceDirectory(final Path dir) throws IOException {
         try (FileChannel channel = FileChannel.open(dir, READ)) {
             channel.force(true);
         }

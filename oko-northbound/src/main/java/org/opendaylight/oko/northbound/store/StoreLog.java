@@ -160,6 +160,8 @@ final class StoreLog implements AutoCloseable {
     private long nextId;
     private long notificationsOfOwnCommits;
     private long notificationsWritten;
+    /** The thread writing a snapshot, while one is. */
+    private Thread compacting;
 
     private StoreLog(final StoreFiles files, final StoredConfiguration stored, final long nextId,
             final Map<YangInstanceIdentifier, Version> versions) {
@@ -434,23 +436,84 @@ final class StoreLog implements AutoCloseable {
 
     /**
      * A new snapshot of the stored configuration and its versions now, the prepares still in flight carried into
-     * the new log.
+     * the new log; written before it returns (a start's, and tests').
      */
     synchronized void compact() throws IOException {
-        files.compact(encodeSnapshot());
+        awaitCompaction();
+        final Compaction compaction = beginCompaction();
+        final byte[] payload = encodeSnapshot(compaction.versions, compaction.configuration);
+        files.writeSnapshot(compaction.covered, payload);
+        files.endCompaction(payload.length);
+    }
+
+    /** The part of a compaction taken under the log's lock: what the snapshot holds, and up to which frame. */
+    private record Compaction(long covered, Map<YangInstanceIdentifier, Version> versions,
+            List<Change> configuration) {
+    }
+
+    private Compaction beginCompaction() throws IOException {
+        final long covered = files.beginCompaction();
         for (Prepared prepared : pending.values()) {
             files.append(encode(prepared));
         }
+        return new Compaction(covered, new LinkedHashMap<>(versions), stored.snapshotChanges());
     }
 
+    /**
+     * Starts a compaction when the log has grown enough and none runs. Only the move to a new log happens here,
+     * under the log's lock; the snapshot is encoded and written by a thread of its own. Why: this runs in the
+     * datastore's commit steps, and controller 11.0.2 answers the client with success when a cohort's commit step
+     * takes longer than 5 s, whether or not its record is on disk; a commit step must never wait for a snapshot.
+     */
     private void maybeCompact() {
+        if (compacting != null) {
+            return;
+        }
+        final Compaction compaction;
         try {
-            if (files.wantsCompaction()) {
-                compact();
+            if (!files.wantsCompaction()) {
+                return;
             }
+            compaction = beginCompaction();
         } catch (IOException e) {
             // The change itself is in the log: the commit goes on, the next change tries again.
-            LOG.warn("Could not write a new snapshot of the configuration store", e);
+            LOG.warn("Could not start a new snapshot of the configuration store", e);
+            return;
+        }
+        final Thread writer = new Thread(() -> writeSnapshot(compaction), "oko-store-snapshot");
+        writer.setDaemon(true);
+        compacting = writer;
+        writer.start();
+    }
+
+    private void writeSnapshot(final Compaction compaction) {
+        try {
+            final byte[] payload = encodeSnapshot(compaction.versions, compaction.configuration);
+            files.writeSnapshot(compaction.covered, payload);
+            synchronized (this) {
+                files.endCompaction(payload.length);
+            }
+        } catch (IOException e) {
+            // Nothing is lost: the log moved aside stays until a snapshot covers it (the next compaction's).
+            LOG.warn("Could not write a new snapshot of the configuration store: its log goes on growing until one "
+                + "is written", e);
+        } finally {
+            synchronized (this) {
+                compacting = null;
+                notifyAll();
+            }
+        }
+    }
+
+    /** Waits until no snapshot is being written. */
+    private synchronized void awaitCompaction() throws IOException {
+        while (compacting != null) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while a snapshot of the configuration store was written", e);
+            }
         }
     }
 
@@ -466,6 +529,7 @@ final class StoreLog implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        awaitCompaction();
         files.close();
     }
 
@@ -474,7 +538,8 @@ final class StoreLog implements AutoCloseable {
     }
 
     /** The snapshot: each root's version (its path and four numbers), then the stored configuration. */
-    private byte[] encodeSnapshot() throws IOException {
+    private static byte[] encodeSnapshot(final Map<YangInstanceIdentifier, Version> versions,
+            final List<Change> configuration) throws IOException {
         final var bytes = new ByteArrayOutputStream();
         bytes.write(SNAPSHOT);
         try (var out = new DataOutputStream(bytes)) {
@@ -490,7 +555,7 @@ final class StoreLog implements AutoCloseable {
                 .map(entry -> new Change(entry.getKey(), null)).toList());
             out.writeInt(roots.length);
             out.write(roots);
-            out.write(stored.snapshot());
+            out.write(StoredConfiguration.encode(configuration));
         }
         return bytes.toByteArray();
     }

@@ -240,11 +240,16 @@ final class StoredConfiguration {
 
     /** Everything stored, as one payload whose changes rebuild it from nothing. */
     byte[] snapshot() throws IOException {
+        return encode(snapshotChanges());
+    }
+
+    /** What {@link #snapshot} encodes: each root whole (immutable data: encoded later, elsewhere, it is the same). */
+    List<Change> snapshotChanges() {
         final var all = new ArrayList<Change>();
         for (YangInstanceIdentifier root : roots) {
             all.add(new Change(root, root(root).orElse(null)));
         }
-        return encode(all);
+        return all;
     }
 
     static byte[] encode(final List<Change> changes) throws IOException {

@@ -156,6 +156,67 @@ class StoreFilesTest {
         }
     }
 
+    /**
+     * A compaction's snapshot is written while appends go on (they must not wait for it: a commit step that takes
+     * 5 s is answered whether or not its record is on disk). A stop at any of its steps loses no append.
+     */
+    @Test
+    void appendsDuringACompactionSurviveAStopAtEachOfItsSteps() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes(""));
+            files.append(bytes("a"));
+            final long covered = files.beginCompaction();
+            files.append(bytes("b"));                      // while the snapshot is being written
+            // Stopped here: neither the snapshot nor the old log's deletion happened.
+        }
+        assertTrue(Files.exists(dir.resolve(StoreFiles.OLD_LOG_FILE)));
+        try (var files = StoreFiles.open(dir)) {
+            assertArrayEquals(bytes(""), files.snapshot());
+            assertEquals(List.of("a", "b"), texts(files.changes()));
+            assertFalse(Files.exists(dir.resolve(StoreFiles.OLD_LOG_FILE)));
+            files.append(bytes("c"));
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertEquals(List.of("a", "b", "c"), texts(files.changes()));
+            final long covered = files.beginCompaction();
+            files.append(bytes("d"));
+            files.writeSnapshot(covered, bytes("abc"));
+            files.append(bytes("e"));
+            // Stopped here: the snapshot is in place, the old log not yet deleted.
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertArrayEquals(bytes("abc"), files.snapshot());
+            assertEquals(List.of("d", "e"), texts(files.changes()));
+            final long covered = files.beginCompaction();
+            files.writeSnapshot(covered, bytes("abcde"));
+            files.endCompaction(5);
+            files.append(bytes("f"));
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertArrayEquals(bytes("abcde"), files.snapshot());
+            assertEquals(List.of("f"), texts(files.changes()));
+        }
+    }
+
+    /** A snapshot the disk has no room for is not begun: no partial file eats the commit records' reserve. */
+    @Test
+    void aSnapshotThatWouldFillTheDiskIsNotWrittenAndLosesNothing() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes(""));
+            files.append(bytes("a"));
+            final long covered = files.beginCompaction();
+            // The disk as if it held 1 KiB less than the snapshot and the reserve need.
+            files.snapshotReserve(Files.getFileStore(dir).getUsableSpace() - 1024);
+            final var error = assertThrows(IOException.class, () -> files.writeSnapshot(covered, new byte[2048]));
+            assertTrue(error.getMessage().contains("would leave less than"), error.getMessage());
+            assertFalse(Files.exists(dir.resolve(StoreFiles.SNAPSHOT_FILE + ".new")));
+            files.append(bytes("b"));
+        }
+        try (var files = StoreFiles.open(dir)) {
+            assertEquals(List.of("a", "b"), texts(files.changes()));
+        }
+    }
+
     @Test
     void aDamagedSnapshotIsRefusedNotReadAsEmpty() throws IOException {
         try (var files = StoreFiles.open(dir)) {

@@ -8,12 +8,19 @@
 package org.opendaylight.oko.northbound.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,6 +121,40 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         final var stored = reopen();
         assertEquals(put("openflow:1").after(), stored.unit(path("openflow:1")));
         assertNull(stored.unit(path("openflow:2")));
+    }
+
+    /**
+     * The audit's finding 1: controller 11.0.2 answers a client when a cohort's commit step takes more than 5 s,
+     * record or not; a commit step that wrote the snapshot itself could take that long. Here the snapshot's disk
+     * never finishes while commits go on: they must not wait for it, and every one of them is read back.
+     */
+    @Test
+    void aCommitNeverWaitsForASnapshot() throws Exception {
+        final StoreFiles files = StoreFiles.open(dir);
+        files.compact(StoredConfiguration.encode(List.of()));
+        files.compactAbove(0);
+        final var release = new CountDownLatch(1);
+        final var writing = new CountDownLatch(1);
+        files.beforeSnapshot(() -> {
+            writing.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        final StoreLog log = StoreLog.open(files, new StoredConfiguration(roots)).log();
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            for (int i = 0; i < 20; i++) {
+                log.commit(log.prepare(root(), 1, null, List.of(put("openflow:" + i))));
+            }
+        });
+        assertTrue(writing.await(5, TimeUnit.SECONDS), "no snapshot was begun");
+        release.countDown();
+        log.close();                                       // waits for the snapshot
+        final var stored = reopen();
+        assertEquals(20, stored.size());
+        assertFalse(Files.exists(dir.resolve(StoreFiles.OLD_LOG_FILE)));
     }
 
     @Test
