@@ -95,6 +95,8 @@ public final class ConfigurationStore implements AutoCloseable {
     static final long DEFAULT_RESERVE_BYTES = 16L << 20;
     /** What a member's cohort answers while the store starts (how a restorer learns it no longer leads). */
     static final String STARTING_REFUSAL = StartGate.STARTING;
+    /** What every refusal of the store's cohorts says, whatever its reason. */
+    static final String STORE_REFUSAL = "the Oko configuration store";
 
     /**
      * The Raft term of the datastore shard that holds a root, as this member's replica of the shard knows it:
@@ -295,14 +297,12 @@ public final class ConfigurationStore implements AutoCloseable {
             summary.add(name + ": " + missing.size() + " restored");
             return missing.size();
         }
-        if (problem.contains(STARTING_REFUSAL)) {
-            throw new ClusterStart.LeadershipLostException("another member leads the shard of " + name);
-        }
+        notAboutTheData(problem, name);
         final List<Change> refused = new ArrayList<>();
         for (Change unit : missing) {
             final String why = put(broker, List.of(unit));
-            if (why != null && why.contains(STARTING_REFUSAL)) {
-                throw new ClusterStart.LeadershipLostException("another member leads the shard of " + name);
+            if (why != null) {
+                notAboutTheData(why, name);
             }
             if (why != null) {
                 refused.add(unit);
@@ -315,6 +315,20 @@ public final class ConfigurationStore implements AutoCloseable {
         summary.add(name + ": " + (missing.size() - refused.size()) + " restored, " + refused.size()
             + " NOT restored (refused by the datastore, see karaf.log; kept in " + aside + ")");
         return missing.size() - refused.size();
+    }
+
+    /**
+     * Throws when a restore's write was refused by a configuration store (this member's, or another's that leads
+     * the shard now: starting, or failed) rather than for its data: such a refusal says nothing about the entries,
+     * and none may be dropped for it. The restore is tried again.
+     */
+    private static void notAboutTheData(final String problem, final String name) throws IOException {
+        if (problem.contains(STARTING_REFUSAL)) {
+            throw new ClusterStart.LeadershipLostException("another member leads the shard of " + name);
+        }
+        if (problem.contains(STORE_REFUSAL)) {
+            throw new IOException("the member leading the shard of " + name + " refuses the restore: " + problem);
+        }
     }
 
     private static Path directory() {
@@ -444,7 +458,7 @@ public final class ConfigurationStore implements AutoCloseable {
             }
             final State now = state;
             if (now == State.FAILED) {
-                return refuse("the Oko configuration store refuses configuration writes: " + failure
+                return refuse(STORE_REFUSAL + " refuses configuration writes: " + failure
                     + " (see karaf.log)");
             }
             final StoreLog current = log;
@@ -460,7 +474,7 @@ public final class ConfigurationStore implements AutoCloseable {
                 term = shards.term(root);
             } catch (IOException e) {
                 LOG.warn("Could not read the Raft term of the shard holding {}: the write is refused", root, e);
-                return refuse("the Oko configuration store could not read the datastore shard's term ("
+                return refuse(STORE_REFUSAL + " could not read the datastore shard's term ("
                     + e.getMessage() + "): try again");
             }
             return FluentFutures.immediateFluentFuture(new Step(current, changes, term, before, false));

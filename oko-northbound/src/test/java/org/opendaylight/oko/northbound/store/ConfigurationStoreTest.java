@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.mdsal.common.api.CommitInfo;
+import org.opendaylight.mdsal.common.api.DataValidationFailedException;
 import org.opendaylight.mdsal.common.api.PostCanCommitStep;
 import org.opendaylight.mdsal.common.api.PostPreCommitStep;
 import org.opendaylight.mdsal.common.api.ThreePhaseCommitStep;
@@ -243,6 +244,33 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
         assertTrue(refusal(put(member, "openflow:1", "refused").commit()).contains("refused by another cohort"));
         assertEquals(Optional.empty(), datastore.read(switchPath("openflow:1")));
         assertEquals(Optional.empty(), afterKill(member, "openflow:1"));
+    }
+
+    /**
+     * The audit's finding 4: a restore refused by a configuration store (here a failed one that leads the shard)
+     * says nothing about the entries: none is dropped, and the next start restores them.
+     */
+    @Test
+    void aRestoreRefusedByAFailedStoreDropsNothing() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        start(datastore);
+        assertAcknowledged(List.of(put(member, "openflow:1", "kept").commit()));
+        member.kill();
+        final var restarted = new ModelDatastore(schema);
+        final var failedLeader = restarted.member(MEMBER).registerCommitCohort(
+            DOMDataTreeIdentifier.of(CONFIGURATION, roots.get(1)),
+            (txId, ctx, candidates) -> FluentFutures.immediateFailedFluentFuture(new DataValidationFailedException(
+                YangInstanceIdentifier.class, roots.get(1), ConfigurationStore.STORE_REFUSAL
+                    + " refuses configuration writes: it did not start: snapshot damaged (see karaf.log)")));
+        assertEquals(ConfigurationStore.State.FAILED, start(restarted).state());
+        failedLeader.close();
+        try (var files = Files.list(dir)) {
+            assertTrue(files.noneMatch(file -> file.getFileName().toString().startsWith("refused-")));
+        }
+        final var again = new ModelDatastore(schema);
+        start(again);
+        assertEquals(Optional.of(switchEntry("openflow:1", "kept")), again.read(switchPath("openflow:1")));
     }
 
     /**
