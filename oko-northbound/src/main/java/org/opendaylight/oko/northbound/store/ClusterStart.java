@@ -158,14 +158,20 @@ final class ClusterStart {
         final Status status = read();
         if (RESTORED.equals(status.state())) {
             report(mine);
+            retireStartWithout();
             return new Outcome(status.life(), true, Map.of(), Map.of());
         }
         report(mine);
         long lastLog = System.currentTimeMillis();
         final Map<String, Integer> restored = new TreeMap<>();
+        // Subtrees this member would restore but another member claimed first: the others chose without this
+        // member's copy (an operator's start-without, written while it was away). Theirs is the start: this member
+        // waits for them rather than fail.
+        final Set<String> yielded = new HashSet<>();
         while (true) {
             final Status now = read();
             if (RESTORED.equals(now.state())) {
+                retireStartWithout();
                 return new Outcome(now.life(), false, restorers(now), restored);
             }
             final Set<String> without = startWithout();
@@ -192,8 +198,15 @@ final class ClusterStart {
                 final String subtree = entry.getKey();
                 final SubtreeState state = now.subtrees().get(subtree);
                 final boolean done = state != null && RESTORED.equals(state.state());
-                if (!done && member.equals(entry.getValue()) && !restored.containsKey(subtree)) {
-                    restored.put(subtree, restoreSubtree(subtree, restorer, without));
+                if (!done && member.equals(entry.getValue()) && !restored.containsKey(subtree)
+                        && !yielded.contains(subtree)) {
+                    final Integer entries = restoreSubtree(subtree, restorer, without);
+                    if (entries != null) {
+                        restored.put(subtree, entries);
+                    } else {
+                        yielded.add(subtree);
+                        allRestored = false;
+                    }
                 } else if (!done) {
                     allRestored = false;
                 }
@@ -238,14 +251,20 @@ final class ClusterStart {
         return out;
     }
 
-    private int restoreSubtree(final String subtree, final Restorer restorer, final Set<String> without)
+    /**
+     * Leads the subtree's shard, claims the subtree and puts back what the datastore misses: the number of entries
+     * put back, or null when another member had claimed it.
+     */
+    private @Nullable Integer restoreSubtree(final String subtree, final Restorer restorer, final Set<String> without)
             throws IOException {
         final YangInstanceIdentifier root = roots.get(subtree);
         while (true) {
             shards.lead(root);
             if (!claim(subtree, without)) {
-                throw new IOException("another member claimed the restore of " + subtree
-                    + " although this member holds the newest copy");
+                LOG.warn("Another member claimed the restore of {} although this member holds the newest copy it "
+                    + "knows of: the others chose without this member's copy (start-without); it waits for theirs",
+                    subtree);
+                return null;
             }
             try {
                 final int entries = restorer.restore(root);
@@ -366,6 +385,20 @@ final class ClusterStart {
         final String state = leaf(store, STATE);
         return new Status(state.isEmpty() ? null : state, number(store, LIFE), leaf(store, RESTORED_BY), reports,
             subtrees);
+    }
+
+    /**
+     * An operator's {@code start-without} is for the start it was written for: once the configuration is back it is
+     * renamed ({@code start-without.used-<time>}), so that a later start waits for every member again (a member left
+     * out for good would otherwise never be counted, even when it holds the newest copy).
+     */
+    private void retireStartWithout() throws IOException {
+        final Path file = dir.resolve(START_WITHOUT_FILE);
+        if (Files.exists(file)) {
+            final Path used = dir.resolve(START_WITHOUT_FILE + ".used-" + System.currentTimeMillis());
+            Files.move(file, used);
+            LOG.info("{} was used by this start: renamed {}", file, used.getFileName());
+        }
     }
 
     private Set<String> startWithout() throws IOException {

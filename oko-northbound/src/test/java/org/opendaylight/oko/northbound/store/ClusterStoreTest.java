@@ -257,6 +257,21 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(ConfigurationStore.State.RUNNING, first.get(30, TimeUnit.SECONDS).state());
         assertEquals(ConfigurationStore.State.RUNNING, second.get(30, TimeUnit.SECONDS).state());
         assertEquals(Optional.of(switchEntry("openflow:1", "x")), datastore.read(switchPath("openflow:1")));
+
+        // The audit's finding 5: the file is for that start only. member-3 comes back, leads, and commits what
+        // the others' listeners have not heard of yet when every member is KILLed: the next start must wait for
+        // member-3's copy (the newest) again, not go on leaving it out.
+        for (String member : List.of("member-1", "member-2")) {
+            assertFalse(Files.exists(dir(member).resolve(ClusterStart.START_WITHOUT_FILE)), member);
+        }
+        startAll(datastore, "member-3");
+        datastore.member("member-1").hold();
+        datastore.member("member-2").hold();
+        datastore.lead("member-3");
+        write(datastore, "member-3", "openflow:1", "y");
+        datastore = killAll(datastore);
+        startAll(datastore, "member-1", "member-2", "member-3");
+        assertEquals(Optional.of(switchEntry("openflow:1", "y")), datastore.read(switchPath("openflow:1")));
     }
 
     /**
