@@ -230,13 +230,16 @@ final class StoreLog implements AutoCloseable {
                     versions.putAll(read.versions);
                 }
                 default -> {
+                    // One more followed change per record and root, as notified() counts them while running:
+                    // versions read back compare with versions reported by running members.
                     committed = read.changes;
+                    final Set<YangInstanceIdentifier> touched = new HashSet<>();
                     for (Change change : committed) {
                         if (stored.covers(change.path())) {
-                            versions.computeIfPresent(stored.rootOf(change.path()), (root, version) ->
-                                version.andFollowed());
+                            touched.add(stored.rootOf(change.path()));
                         }
                     }
+                    touched.forEach(root -> versions.computeIfPresent(root, (key, version) -> version.andFollowed()));
                 }
             }
             for (Change change : committed) {

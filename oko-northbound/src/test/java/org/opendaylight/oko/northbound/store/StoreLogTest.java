@@ -182,4 +182,25 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         }
         assertEquals(0, reopen().size());
     }
+
+    /**
+     * The audit's finding 7: a copy's version as a running member reports it and as its files say after a restart
+     * are the same, so that the members' copies compare whichever of them restarted.
+     */
+    @Test
+    void aVersionReadBackIsTheVersionReportedWhileRunning() throws IOException {
+        final StoreLog.Version running;
+        try (StoreLog log = create()) {
+            log.begin(1);                                  // as a start does: its life, then a snapshot
+            log.compact();
+            log.notified(root(), List.of(put("openflow:1"), put("openflow:2"), put("openflow:3")));
+            log.notified(root(), List.of(put("openflow:4")));
+            running = log.version(root());
+        }
+        assertEquals(2, running.followed());
+        final var files = StoreFiles.open(dir);
+        try (StoreLog log = StoreLog.open(files, new StoredConfiguration(roots)).log()) {
+            assertEquals(running, log.version(root()));
+        }
+    }
 }
