@@ -395,6 +395,13 @@ public final class ConfigurationStore implements AutoCloseable {
         registrations.forEach(Registration::close);
         registrations.clear();
         closeLog();
+        // A Karaf that restarts by itself (a member the cluster downed) must not look restored to `make up`
+        // before its next start has put the configuration back.
+        try {
+            Files.deleteIfExists(dir.resolve("restored"));
+        } catch (IOException e) {
+            LOG.warn("Could not delete {}", dir.resolve("restored"), e);
+        }
     }
 
     /**
