@@ -23,7 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.UnitChange;
@@ -145,8 +147,17 @@ final class StoreLog implements AutoCloseable {
      * A commit of this member's cohort whose notification is still to come; a catch-up (a copy of the whole root)
      * before it covers every older commit.
      */
-    private record Token(List<UnitChange> changes, boolean catchUp) {
+    private record Token(List<UnitChange> changes, boolean catchUp, long madeNanos) {
     }
+
+    /**
+     * How long a token waits for its notification. A notification comes milliseconds after its commit; one that
+     * never comes (the listener was told before the commit step ran, when that step took over the datastore's 5 s;
+     * a transaction the shard re-based has other nodes) would otherwise stay at the head of the queue for good, and
+     * a catch-up there would keep this member from following any other member's commits.
+     */
+    static final long TOKEN_LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private LongSupplier clock = System::nanoTime;
 
     private final StoreFiles files;
     private final StoredConfiguration stored;
@@ -314,11 +325,11 @@ final class StoreLog implements AutoCloseable {
         final Deque<Token> tokens = unnotified.computeIfAbsent(prepared.root, root -> new ArrayDeque<>());
         if (prepared.catchingUp) {
             stored.apply(new Change(prepared.root, prepared.catchUp));
-            tokens.addLast(new Token(List.of(), true));
+            tokens.addLast(new Token(List.of(), true, clock.getAsLong()));
         }
         stored.applyAll(StoredConfiguration.plain(prepared.changes));
         versions.put(prepared.root, version(prepared.root).committed(prepared.life, prepared.term));
-        tokens.addLast(new Token(prepared.changes, false));
+        tokens.addLast(new Token(prepared.changes, false, clock.getAsLong()));
         if (tokens.size() == UNNOTIFIED_WARNING) {
             LOG.warn("{} commits of this member's configuration store were never notified to its listener",
                 UNNOTIFIED_WARNING);
@@ -347,6 +358,13 @@ final class StoreLog implements AutoCloseable {
             return;
         }
         final Deque<Token> tokens = unnotified.computeIfAbsent(root, key -> new ArrayDeque<>());
+        final long now = clock.getAsLong();
+        while (!tokens.isEmpty() && now - tokens.peekFirst().madeNanos > TOKEN_LIFETIME_NANOS) {
+            final Token stale = tokens.removeFirst();
+            LOG.warn("A commit of this member's configuration store to {} was never notified to its listener within "
+                + "its lifetime: no longer waited for ({})", root, (stale.catchUp ? "a catch-up" : stale.changes.size()
+                + " units") + ", " + TimeUnit.NANOSECONDS.toSeconds(TOKEN_LIFETIME_NANOS) + " s");
+        }
         int index = 0;
         for (Token token : tokens) {
             if (!token.catchUp && sameCommit(token.changes, changes)) {
@@ -434,7 +452,8 @@ final class StoreLog implements AutoCloseable {
      * from the listener like any of the cohort's commits.
      */
     synchronized void alreadyStored(final YangInstanceIdentifier root, final List<UnitChange> changes) {
-        unnotified.computeIfAbsent(root, key -> new ArrayDeque<>()).addLast(new Token(List.copyOf(changes), false));
+        unnotified.computeIfAbsent(root, key -> new ArrayDeque<>()).addLast(new Token(List.copyOf(changes), false,
+            clock.getAsLong()));
     }
 
     /**
@@ -518,6 +537,11 @@ final class StoreLog implements AutoCloseable {
                 throw new IOException("interrupted while a snapshot of the configuration store was written", e);
             }
         }
+    }
+
+    /** Sets the clock tokens age by (tests). */
+    synchronized void clock(final LongSupplier nanos) {
+        clock = nanos;
     }
 
     /** How many notifications were of this member's own commits, and how many were written. */

@@ -184,6 +184,29 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
     }
 
     /**
+     * The audit's finding 6: a commit whose notification never comes (told before the commit step ran, or a
+     * re-based transaction) must not keep the member from following the others for good: after the token's
+     * lifetime, other members' commits are written again.
+     */
+    @Test
+    void aCommitNeverNotifiedStopsHoldingBackOtherMembersCommits() throws IOException {
+        final long[] now = { 0 };
+        try (StoreLog log = create()) {
+            log.clock(() -> now[0]);
+            log.begin(1);
+            log.commit(log.prepare(root(), 1, null, List.of(put("openflow:1"))));   // a catch-up: term 1 is new
+            // Its notification never comes; another member leads and commits.
+            log.notified(root(), List.of(put("openflow:2")));
+            assertEquals(0, log.notificationCounts()[1], "written while its own commit may still be notified");
+            now[0] += StoreLog.TOKEN_LIFETIME_NANOS + 1;
+            log.notified(root(), List.of(put("openflow:3")));
+            assertEquals(1, log.notificationCounts()[1]);
+        }
+        final var stored = reopen();
+        assertEquals(put("openflow:3").after(), stored.unit(path("openflow:3")));
+    }
+
+    /**
      * The audit's finding 7: a copy's version as a running member reports it and as its files say after a restart
      * are the same, so that the members' copies compare whichever of them restarted.
      */
