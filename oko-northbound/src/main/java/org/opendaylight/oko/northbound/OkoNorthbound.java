@@ -46,7 +46,7 @@ import org.opendaylight.oko.northbound.program.ProgramInfoPublisher;
 import org.opendaylight.oko.northbound.program.ProgramResolver;
 import org.opendaylight.oko.northbound.rpc.OkoRpcs;
 import org.opendaylight.oko.northbound.stats.StatisticsPoller;
-import org.opendaylight.oko.northbound.store.ConfigurationStore;
+import org.opendaylight.oko.northbound.store.ConfigurationRestored;
 import org.opendaylight.oko.northbound.switchio.OpenflowpluginSwitchClient;
 import org.opendaylight.oko.northbound.synguard.SynGuardService;
 import org.opendaylight.openflowplugin.api.openflow.mastership.MastershipChangeServiceManager;
@@ -106,11 +106,12 @@ public final class OkoNorthbound implements AutoCloseable {
             @Reference final ReconciliationManager reconciliationManager,
             @Reference final NotificationService notifications,
             @Reference final NotificationPublishService notificationPublisher,
-            @Reference final ConfigurationStore configurationStore, @Reference final ActorSystemProvider actorSystem,
+            @Reference final ConfigurationRestored configurationRestored,
+            @Reference final ActorSystemProvider actorSystem,
             @Reference final EntityOwnershipService entityOwnership,
             @Reference final OpenFlowPluginExtensionRegistratorProvider openflowplugin,
             final Map<String, ?> properties) {
-        // configurationStore: unused, but a reference makes Oko start after the stored configuration is restored.
+        // configurationRestored: unused, but a reference makes Oko start after the stored configuration is restored.
         final var client = new OpenflowpluginSwitchClient(rpcService, timer, SWITCH_TIMEOUT_MILLIS);
         final var resolver = new ProgramResolver(new FilterLibrary(), new FilterCatalog());
         final var loaded = new LoadedPrograms();

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,6 +56,8 @@ import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
 import org.opendaylight.yangtools.yang.model.api.EffectiveModelContext;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -84,7 +87,7 @@ import org.slf4j.LoggerFactory;
  * earlier version is taken over). When the start has finished it writes {@code restored} there (a summary), which
  * `make up` waits for.
  */
-@Component(service = ConfigurationStore.class, immediate = true)
+@Component(service = {}, immediate = true)
 public final class ConfigurationStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigurationStore.class);
     private static final long DATASTORE_TIMEOUT_SECONDS = 120;
@@ -116,7 +119,13 @@ public final class ConfigurationStore implements AutoCloseable {
     private final long pollMillis;
     private final StoredConfiguration stored;
     private final StartGate gate;
-    private final List<Registration> registrations = new ArrayList<>();
+    private final DOMDataBroker dataBroker;
+    private final DOMDataBroker.DataTreeChangeExtension treeListeners;
+    private final String memberName;
+    private final List<Registration> registrations = new CopyOnWriteArrayList<>();
+    /** The start's own thread (the component's activation returns at once); null in tests. */
+    private Thread starting;
+    private ServiceRegistration<ConfigurationRestored> restoredService;
     private volatile State state = State.STARTING;
     /** Why the store refuses writes for good (state FAILED). */
     private volatile String failure;
@@ -127,9 +136,23 @@ public final class ConfigurationStore implements AutoCloseable {
     public ConfigurationStore(@Reference final DOMDataBroker broker,
             @Reference final BindingNormalizedNodeSerializer codec, @Reference final ActorSystemProvider actorSystem,
             @Reference(target = "(type=distributed-config)") final DistributedDataStoreInterface configDatastore,
-            @Reference final StartGate gate) throws IOException {
+            @Reference final StartGate gate, final BundleContext context) throws IOException {
         this(broker, roots(codec), directory(), ClusterMember.name(actorSystem),
             new DatastoreShards(configDatastore.getActorUtils(), roots(codec)), gate, DEFAULT_RESERVE_BYTES, 200);
+        // The start may wait minutes for the other members: not in the activation (see ConfigurationRestored).
+        starting = new Thread(() -> {
+            start();
+            if (state == State.RUNNING) {
+                synchronized (this) {
+                    if (starting != null) {
+                        restoredService = context.registerService(ConfigurationRestored.class,
+                            new ConfigurationRestored() { }, null);
+                    }
+                }
+            }
+        }, "oko-store-start");
+        starting.setDaemon(true);
+        starting.start();
     }
 
     private static List<YangInstanceIdentifier> roots(final BindingNormalizedNodeSerializer codec) {
@@ -141,11 +164,8 @@ public final class ConfigurationStore implements AutoCloseable {
     }
 
     /**
-     * Registers the cohorts (refusing every write until the start has finished), then reads the files and puts
-     * the configuration back. A start that fails leaves the store FAILED: the cohorts stay and refuse every write
-     * with the reason, rather than let the datastore take writes nothing keeps.
+     * Registers the cohorts, which refuse every write until {@link #start} has finished.
      */
-    @SuppressWarnings("checkstyle:IllegalCatch")         // whatever stops the start, the store fails closed
     ConfigurationStore(final DOMDataBroker broker, final List<YangInstanceIdentifier> roots, final Path dir,
             final String member, final ClusterStart.Shards shards, final StartGate gate, final long reserveBytes,
             final long pollMillis) throws IOException {
@@ -154,10 +174,12 @@ public final class ConfigurationStore implements AutoCloseable {
         this.reserveBytes = reserveBytes;
         this.shards = shards;
         this.pollMillis = pollMillis;
+        dataBroker = broker;
+        memberName = member;
         stored = new StoredConfiguration(roots);
         final var cohorts = broker.extension(DOMDataBroker.CommitCohortExtension.class);
-        final var listeners = broker.extension(DOMDataBroker.DataTreeChangeExtension.class);
-        if (cohorts == null || listeners == null) {
+        treeListeners = broker.extension(DOMDataBroker.DataTreeChangeExtension.class);
+        if (cohorts == null || treeListeners == null) {
             throw new IOException("the datastore takes no commit cohorts or listeners: the Oko configuration store "
                 + "cannot work");
         }
@@ -165,8 +187,16 @@ public final class ConfigurationStore implements AutoCloseable {
             registrations.add(cohorts.registerCommitCohort(DOMDataTreeIdentifier.of(CONFIGURATION, root),
                 new Cohort(root)));
         }
+    }
+
+    /**
+     * Reads the files and puts the configuration back. A start that fails leaves the store FAILED: the cohorts
+     * stay and refuse every write with the reason, rather than let the datastore take writes nothing keeps.
+     */
+    @SuppressWarnings("checkstyle:IllegalCatch")         // whatever stops the start, the store fails closed
+    void start() {
         try {
-            start(broker, listeners, member);
+            restore(dataBroker, treeListeners, memberName);
         } catch (IOException | RuntimeException e) {
             fail("it did not start: " + e.getMessage());
             LOG.error("The Oko configuration store in {} did not start: configuration writes are refused until it "
@@ -199,7 +229,7 @@ public final class ConfigurationStore implements AutoCloseable {
     }
 
     @SuppressWarnings("checkstyle:IllegalCatch")         // closes the files it opened, whatever stops the read
-    private void start(final DOMDataBroker broker, final DOMDataBroker.DataTreeChangeExtension listeners,
+    private void restore(final DOMDataBroker broker, final DOMDataBroker.DataTreeChangeExtension listeners,
             final String member) throws IOException {
         final StoreFiles files = StoreFiles.open(dir);
         final StoreLog.Loaded loaded;
@@ -391,7 +421,28 @@ public final class ConfigurationStore implements AutoCloseable {
 
     @Deactivate
     @Override
-    public synchronized void close() {
+    public void close() {
+        final Thread start;
+        synchronized (this) {
+            start = starting;
+            starting = null;
+            if (restoredService != null) {
+                restoredService.unregister();
+                restoredService = null;
+            }
+        }
+        if (start != null && start.isAlive()) {
+            start.interrupt();
+            try {
+                start.join(TimeUnit.SECONDS.toMillis(DATASTORE_TIMEOUT_SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        closeRegistrations();
+    }
+
+    private synchronized void closeRegistrations() {
         registrations.forEach(Registration::close);
         registrations.clear();
         closeLog();

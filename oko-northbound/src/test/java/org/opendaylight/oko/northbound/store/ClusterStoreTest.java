@@ -91,8 +91,8 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         gates.put(member, gate);
         final var future = CompletableFuture.supplyAsync(() -> {
             try {
-                return new ConfigurationStore(broker, roots, dir(member), member, datastore.shards(member, MEMBERS),
-                    gate, 0, 10);
+                return ModelDatastore.started(new ConfigurationStore(broker, roots, dir(member), member,
+                    datastore.shards(member, MEMBERS), gate, 0, 10));
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -195,8 +195,8 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         datastore.member("member-2").failConfigurationCommits();   // its restore's writes fail: it stops
         final var first = start(datastore, "member-1");
         final var third = start(datastore, "member-3");
-        final var dying = new ConfigurationStore(datastore.member("member-2"), roots, dir("member-2"), "member-2",
-            datastore.shards("member-2", MEMBERS), new StartGate(), 0, 10);
+        final var dying = ModelDatastore.started(new ConfigurationStore(datastore.member("member-2"), roots,
+            dir("member-2"), "member-2", datastore.shards("member-2", MEMBERS), new StartGate(), 0, 10));
         assertEquals(ConfigurationStore.State.FAILED, dying.state());
         Thread.sleep(300);
         assertFalse(first.isDone() || third.isDone(), "the others wait for the member with the newest copy");

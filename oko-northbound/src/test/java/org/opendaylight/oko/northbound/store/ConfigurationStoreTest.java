@@ -81,8 +81,8 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
 
     /** A controller started on an empty datastore (persistent=false) with the store in {@link #dir}. */
     private ConfigurationStore start(final ModelDatastore datastore) throws IOException {
-        return new ConfigurationStore(datastore.member(MEMBER), roots, dir, MEMBER, datastore.shards(MEMBER,
-            List.of(MEMBER)), gate, 0, 10);
+        return ModelDatastore.started(new ConfigurationStore(datastore.member(MEMBER), roots, dir, MEMBER,
+            datastore.shards(MEMBER, List.of(MEMBER)), gate, 0, 10));
     }
 
     private static DataObjectIdentifier<Switch> switchRef(final String node) {
@@ -296,8 +296,8 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
     void aWriteIsRefusedWhenTheDiskHasLessThanTheReserve() throws Exception {
         final var datastore = new ModelDatastore(schema);
         final var member = datastore.member(MEMBER);
-        new ConfigurationStore(member, roots, dir, MEMBER, datastore.shards(MEMBER, List.of(MEMBER)), gate,
-            Long.MAX_VALUE, 10);
+        ModelDatastore.started(new ConfigurationStore(member, roots, dir, MEMBER,
+            datastore.shards(MEMBER, List.of(MEMBER)), gate, Long.MAX_VALUE, 10));
         final String refusal = refusal(put(member, "openflow:1", "big").commit());
         assertTrue(refusal.contains("keeps in reserve"), refusal);
         assertEquals(Optional.empty(), afterKill(member, "openflow:1"));

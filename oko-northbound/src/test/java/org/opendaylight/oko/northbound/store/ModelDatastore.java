@@ -78,6 +78,12 @@ final class ModelDatastore {
     /** The shard's Raft term: one more at every change of leader. */
     private long term = 1;
 
+    /** A store started as the component's own thread starts it, here in the caller's. */
+    static ConfigurationStore started(final ConfigurationStore store) {
+        store.start();
+        return store;
+    }
+
     ModelDatastore(final EffectiveModelContext schema) {
         this.schema = schema;
         trees.put(CONFIGURATION, new InMemoryDataTreeFactory().create(DataTreeConfiguration.DEFAULT_CONFIGURATION,
