@@ -7,6 +7,8 @@
  */
 package org.opendaylight.oko.northbound.store;
 
+import org.osgi.annotation.bundle.Capability;
+
 /**
  * A service registered once this member's configuration store has put the stored configuration back into the
  * datastore: what waits for the configuration (Oko's northbound, which pushes it to the switches) references it.
@@ -15,6 +17,11 @@ package org.opendaylight.oko.northbound.store;
  * waits for every member's report). Done inside the store's activation, it held Declarative Services' lock on the
  * component for that long, and a component that asked for the store meanwhile failed after the 5 s lock timeout
  * and never started (seen as a cluster member whose OpenFlow listener never came up).
+ *
+ * <p>Registered by hand, so the bundle declares the capability itself: Karaf's resolver checks that the service
+ * OkoNorthbound references is provided by some bundle.
  */
+@Capability(namespace = "osgi.service",
+    attribute = "objectClass:List<String>=\"org.opendaylight.oko.northbound.store.ConfigurationRestored\"")
 public interface ConfigurationRestored {
 }
