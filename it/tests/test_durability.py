@@ -47,3 +47,25 @@ def test_a_short_chaos_run_finds_no_anomaly(system):
     assert summary, result.stdout[-3000:]
     assert int(summary.group(2)) >= 100, "too few acknowledged writes to say anything: " + summary.group(0)
     assert re.search(r"\b(kill|term|pause) [1-9]", summary.group(6)), "no fault was injected: " + summary.group(0)
+
+
+def test_a_write_outside_the_kept_configuration_is_refused_and_says_why(system):
+    """Finding 8: a configuration write the store would not keep across a restart (an AAA policy here) is refused
+    with the reason instead of being answered and lost at the next start; a YANG patch that touches one is refused
+    whole."""
+    auth = ("admin", (system.run_dir / "admin-password").read_text().strip())
+    policy = {"aaa:policies": [{"resource": "/oko-test/*", "index": 99, "permissions": [
+        {"role": "admin", "actions": ["get"]}]}]}
+    r = requests.put(f"{system.restconf}/data/aaa:http-authorization/policies", json=policy, auth=auth, timeout=60)
+    assert r.status_code == 405, r.text
+    assert "oko-configuration-not-kept" in r.text and "does not keep aaa:http-authorization across a restart" in r.text
+    patch = {"ietf-yang-patch:yang-patch": {"patch-id": "mixed", "edit": [
+        {"edit-id": "1", "operation": "delete", "target": "/oko:programs/program=never-there"},
+        {"edit-id": "2", "operation": "delete", "target": "/aaa:http-authorization/policies"}]}}
+    r = requests.patch(f"{system.restconf}/data", json=patch, auth=auth, timeout=60,
+                       headers={"Content-Type": "application/yang-patch+json"})
+    assert r.status_code == 405 and "edit target /aaa:http-authorization/policies" in r.text, r.text
+    # Wrong credentials learn nothing about it: authentication comes first.
+    r = requests.put(f"{system.restconf}/data/aaa:http-authorization/policies", json=policy,
+                     auth=("admin", "wrong"), timeout=60)
+    assert r.status_code == 401

@@ -176,9 +176,12 @@ public final class StartGate implements Filter {
      * (a top-level {@code errors}), so a client parses both alike.
      */
     static String errorBody(final String message) {
-        return "{\"errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":"
-            + "\"resource-denied\",\"error-app-tag\":\"" + APP_TAG + "\",\"error-message\":\"" + jsonText(message)
-            + "\"}]}}";
+        return errorBody("resource-denied", APP_TAG, message);
+    }
+
+    static String errorBody(final String tag, final String appTag, final String message) {
+        return "{\"errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":\"" + tag
+            + "\",\"error-app-tag\":\"" + appTag + "\",\"error-message\":\"" + jsonText(message) + "\"}]}}";
     }
 
     private static String jsonText(final String text) {
