@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@link #beginCompaction} moves the log aside (to {@code log.old}) and starts a new one; {@link #writeSnapshot}
  * writes the snapshot of everything up to that point (written beside, forced, renamed), from any thread, while
  * appends go on; {@link #endCompaction} deletes the old log. Frames the snapshot already covers (sequence number not
- * above the snapshot's) are skipped, so a stop between the steps loses nothing and applies nothing twice: an open
- * that finds {@code log.old} puts its frames the snapshot does not cover back in front of the log. A store is
+ * above the snapshot's, or not above a frame read before) are skipped, so a stop between the steps loses nothing
+ * and applies nothing twice: an open that finds {@code log.old} reads it where it is, before the log, and leaves it
+ * until a snapshot covers it. A store is
  * created by its first snapshot: a log without one is from a creation cut short, and is dropped.
  *
  * <p>Not thread-safe: its owner serializes the calls, but for {@link #writeSnapshot}.
@@ -118,42 +119,18 @@ final class StoreFiles implements AutoCloseable {
         final var frames = new ArrayList<Frame>();
         final Path oldLogPath = dir.resolve(OLD_LOG_FILE);
         if (Files.exists(oldLogPath)) {
-            // A compaction that did not finish: the frames of the old log the snapshot does not cover go back in
-            // front of the log (one new file, renamed over it), then the old log goes.
-            final var old = new ArrayList<Frame>();
+            // A compaction that did not finish: the old log is read where it is, before the log, and stays until
+            // a snapshot covers it (the next compaction does not move the log aside again meanwhile). Nothing is
+            // rewritten: an open is the same however often it is repeated, and needs no disk space.
             final byte[] oldBytes = Files.readAllBytes(oldLogPath);
-            final long oldGood = readFrames(ByteBuffer.wrap(oldBytes), old);
+            final long oldGood = readFrames(ByteBuffer.wrap(oldBytes), frames);
             if (oldGood < oldBytes.length) {
-                final Path aside = dir.resolve("log.old.damaged-" + System.currentTimeMillis());
-                Files.copy(oldLogPath, aside);
-                LOG.error("{} is damaged at byte {} of {}: the changes before it are read, the whole file is kept "
-                    + "in {}", oldLogPath, oldGood, oldBytes.length, aside);
+                // It was closed whole before the log started: not a stop's torn tail, the disk's damage. The log
+                // after it would be read with a gap: refused, as a damaged snapshot is.
+                throw new IOException(oldLogPath + " is damaged at byte " + oldGood + " of " + oldBytes.length
+                    + ": Oko will not start on a configuration it cannot read whole. Restore " + dir
+                    + " from a backup, or move it aside to start empty");
             }
-            final long covered = snapshotSequence;
-            old.removeIf(frame -> frame.sequence <= covered);
-            if (!old.isEmpty()) {
-                final Path merged = dir.resolve(LOG_FILE + ".new");
-                try (FileChannel out = FileChannel.open(merged, CREATE, WRITE, TRUNCATE_EXISTING)) {
-                    for (Frame frame : old) {
-                        writeFully(out, frame(frame.sequence, frame.payload));
-                    }
-                    if (Files.exists(logPath)) {
-                        final var current = new ArrayList<Frame>();
-                        final byte[] currentBytes = Files.readAllBytes(logPath);
-                        final long currentGood = readFrames(ByteBuffer.wrap(currentBytes), current);
-                        // Whatever follows the whole frames (a torn or damaged tail) is handled below, as ever.
-                        writeFully(out, ByteBuffer.wrap(currentBytes));
-                        LOG.info("Frames of an unfinished compaction put back before the log in {}: {}", dir,
-                            old.size() + " before " + current.size()
-                            + (currentGood < currentBytes.length ? " and a tail" : ""));
-                    }
-                    out.force(true);
-                }
-                Files.move(merged, logPath, ATOMIC_MOVE, REPLACE_EXISTING);
-                forceDirectory(dir);
-            }
-            Files.delete(oldLogPath);
-            forceDirectory(dir);
         }
         final FileChannel log = FileChannel.open(logPath, CREATE, READ, WRITE);
         final long size = log.size();
@@ -179,10 +156,11 @@ final class StoreFiles implements AutoCloseable {
         final var changes = new ArrayList<byte[]>();
         long sequence = snapshotSequence;
         for (Frame frame : frames) {
-            if (frame.sequence > snapshotSequence) {
+            // Above the snapshot, and above every frame read before it (the old log's and the log's follow on).
+            if (frame.sequence > sequence) {
                 changes.add(frame.payload);
+                sequence = frame.sequence;
             }
-            sequence = Math.max(sequence, frame.sequence);
         }
         return new StoreFiles(dir, created, snapshot, snapshotSequence, changes, log, sequence);
     }

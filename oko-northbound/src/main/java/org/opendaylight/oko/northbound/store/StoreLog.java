@@ -157,6 +157,8 @@ final class StoreLog implements AutoCloseable {
      * a catch-up there would keep this member from following any other member's commits.
      */
     static final long TOKEN_LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** How long a snapshot that could not be written waits before the next try (unless the log doubles). */
+    private static final long RETRY_NANOS = TimeUnit.MINUTES.toNanos(1);
     private LongSupplier clock = System::nanoTime;
 
     private final StoreFiles files;
@@ -173,6 +175,10 @@ final class StoreLog implements AutoCloseable {
     private long notificationsWritten;
     /** The thread writing a snapshot, while one is. */
     private Thread compacting;
+    /** After a snapshot failed: no new one before retryNanos, unless the log has grown to retryLogBytes. */
+    private boolean backedOff;
+    private long retryNanos;
+    private long retryLogBytes;
 
     private StoreLog(final StoreFiles files, final StoredConfiguration stored, final long nextId,
             final Map<YangInstanceIdentifier, Version> versions) {
@@ -493,13 +499,15 @@ final class StoreLog implements AutoCloseable {
         }
         final Compaction compaction;
         try {
-            if (!files.wantsCompaction()) {
+            if (!files.wantsCompaction()
+                    || backedOff && clock.getAsLong() - retryNanos < 0 && files.logBytes() < retryLogBytes) {
                 return;
             }
             compaction = beginCompaction();
         } catch (IOException e) {
-            // The change itself is in the log: the commit goes on, the next change tries again.
+            // The change itself is in the log: the commit goes on, a later change tries again.
             LOG.warn("Could not start a new snapshot of the configuration store", e);
+            backOff();
             return;
         }
         final Thread writer = new Thread(() -> writeSnapshot(compaction), "oko-store-snapshot");
@@ -518,7 +526,10 @@ final class StoreLog implements AutoCloseable {
         } catch (IOException e) {
             // Nothing is lost: the log moved aside stays until a snapshot covers it (the next compaction's).
             LOG.warn("Could not write a new snapshot of the configuration store: its log goes on growing until one "
-                + "is written", e);
+                + "is written (tried again in a minute, or when the log has grown as much again)", e);
+            synchronized (this) {
+                backOff();
+            }
         } finally {
             synchronized (this) {
                 compacting = null;
@@ -527,8 +538,24 @@ final class StoreLog implements AutoCloseable {
         }
     }
 
+    /**
+     * After a snapshot that could not be written (a full disk): the next try waits a minute, or until the log has
+     * grown by as much again, rather than follow every commit (each try writes the prepares in flight again and
+     * builds the whole configuration).
+     */
+    private void backOff() {
+        backedOff = true;
+        retryNanos = clock.getAsLong() + RETRY_NANOS;
+        try {
+            final long now = files.logBytes();
+            retryLogBytes = now + Math.max(now, 4L << 20);     // as much again, and at least 4 MiB
+        } catch (IOException e) {
+            retryLogBytes = Long.MAX_VALUE;
+        }
+    }
+
     /** Waits until no snapshot is being written. */
-    private synchronized void awaitCompaction() throws IOException {
+    synchronized void awaitCompaction() throws IOException {
         while (compacting != null) {
             try {
                 wait();

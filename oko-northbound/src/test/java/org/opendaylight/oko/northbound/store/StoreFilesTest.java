@@ -170,10 +170,14 @@ class StoreFilesTest {
             // Stopped here: neither the snapshot nor the old log's deletion happened.
         }
         assertTrue(Files.exists(dir.resolve(StoreFiles.OLD_LOG_FILE)));
+        for (int open = 0; open < 2; open++) {                 // read in place: the same however often
+            try (var files = StoreFiles.open(dir)) {
+                assertArrayEquals(bytes(""), files.snapshot());
+                assertEquals(List.of("a", "b"), texts(files.changes()));
+                assertTrue(Files.exists(dir.resolve(StoreFiles.OLD_LOG_FILE)), "kept until a snapshot covers it");
+            }
+        }
         try (var files = StoreFiles.open(dir)) {
-            assertArrayEquals(bytes(""), files.snapshot());
-            assertEquals(List.of("a", "b"), texts(files.changes()));
-            assertFalse(Files.exists(dir.resolve(StoreFiles.OLD_LOG_FILE)));
             files.append(bytes("c"));
         }
         try (var files = StoreFiles.open(dir)) {
@@ -198,7 +202,25 @@ class StoreFilesTest {
         }
     }
 
-    /** A snapshot the disk has no room for is not begun: no partial file eats the commit records' reserve. */
+    /** The old log is closed whole before the log starts: damage in it is the disk's, and refused. */
+    @Test
+    void aDamagedOldLogIsRefusedNotReadWithAGap() throws IOException {
+        try (var files = StoreFiles.open(dir)) {
+            files.compact(bytes(""));
+            files.append(bytes("a"));
+            files.append(bytes("b"));
+            files.beginCompaction();
+            files.append(bytes("c"));
+        }
+        final Path old = dir.resolve(StoreFiles.OLD_LOG_FILE);
+        final byte[] content = Files.readAllBytes(old);
+        content[30] ^= 1;                                  // inside the first frame
+        Files.write(old, content);
+        final var error = assertThrows(IOException.class, () -> StoreFiles.open(dir));
+        assertTrue(error.getMessage().contains("is damaged"), error.getMessage());
+    }
+
+    /** A snapshot the disk has no room for is not written: no partial file eats the commit records' reserve. */
     @Test
     void aSnapshotThatWouldFillTheDiskIsNotWrittenAndLosesNothing() throws IOException {
         try (var files = StoreFiles.open(dir)) {

@@ -157,6 +157,34 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         assertFalse(Files.exists(dir.resolve(StoreFiles.OLD_LOG_FILE)));
     }
 
+    /**
+     * A snapshot the disk has no room for is tried again a minute later (or once the log has doubled), not at every
+     * commit: each try writes the prepares in flight again and builds the whole configuration.
+     */
+    @Test
+    void aSnapshotThatCannotBeWrittenIsNotTriedAtEveryCommit() throws Exception {
+        final long[] now = { 0 };
+        final int[] tries = { 0 };
+        final StoreFiles files = StoreFiles.open(dir);
+        files.compact(StoredConfiguration.encode(List.of()));
+        files.compactAbove(0);
+        files.snapshotReserve(Long.MAX_VALUE / 2);       // a full disk
+        files.beforeSnapshot(() -> tries[0]++);
+        try (StoreLog log = StoreLog.open(files, new StoredConfiguration(roots)).log()) {
+            log.clock(() -> now[0]);
+            for (int i = 0; i < 10; i++) {
+                log.commit(log.prepare(root(), 1, null, List.of(put("openflow:" + i))));
+                log.awaitCompaction();
+            }
+            assertEquals(1, tries[0]);
+            now[0] += TimeUnit.MINUTES.toNanos(1) + 1;
+            log.commit(log.prepare(root(), 1, null, List.of(put("openflow:10"))));
+            log.awaitCompaction();
+            assertEquals(2, tries[0]);
+        }
+        assertEquals(11, reopen().size(), "every commit is kept while no snapshot can be written");
+    }
+
     @Test
     void recordsOfTheVersionBeforeTwoPhaseRecordsAreCommittedChanges() throws IOException {
         try (StoreFiles files = StoreFiles.open(dir)) {
