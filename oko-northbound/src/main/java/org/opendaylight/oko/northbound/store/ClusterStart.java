@@ -166,7 +166,7 @@ final class ClusterStart {
         final Map<String, Integer> restored = new TreeMap<>();
         // Subtrees this member would restore but another member claimed first: the others chose without this
         // member's copy (an operator's start-without, written while it was away). Theirs is the start: this member
-        // waits for them rather than fail.
+        // waits for them rather than fail, and tries its claim again at every turn (said once in karaf.log).
         final Set<String> yielded = new HashSet<>();
         while (true) {
             final Status now = read();
@@ -198,13 +198,15 @@ final class ClusterStart {
                 final String subtree = entry.getKey();
                 final SubtreeState state = now.subtrees().get(subtree);
                 final boolean done = state != null && RESTORED.equals(state.state());
-                if (!done && member.equals(entry.getValue()) && !restored.containsKey(subtree)
-                        && !yielded.contains(subtree)) {
-                    final Integer entries = restoreSubtree(subtree, restorer, without);
+                if (!done && member.equals(entry.getValue()) && !restored.containsKey(subtree)) {
+                    // A claim is taken over only from a member left out that has not reported: one that is back
+                    // and restoring keeps its claim.
+                    final Set<String> gone = new HashSet<>(without);
+                    gone.removeAll(now.reports().keySet());
+                    final Integer entries = restoreSubtree(subtree, restorer, gone, yielded.add(subtree));
                     if (entries != null) {
                         restored.put(subtree, entries);
                     } else {
-                        yielded.add(subtree);
                         allRestored = false;
                     }
                 } else if (!done) {
@@ -255,17 +257,19 @@ final class ClusterStart {
      * Leads the subtree's shard, claims the subtree and puts back what the datastore misses: the number of entries
      * put back, or null when another member had claimed it.
      */
-    private @Nullable Integer restoreSubtree(final String subtree, final Restorer restorer, final Set<String> without)
-            throws IOException {
+    private @Nullable Integer restoreSubtree(final String subtree, final Restorer restorer, final Set<String> gone,
+            final boolean firstTry) throws IOException {
         final YangInstanceIdentifier root = roots.get(subtree);
         while (true) {
-            shards.lead(root);
-            if (!claim(subtree, without)) {
-                LOG.warn("Another member claimed the restore of {} although this member holds the newest copy it "
-                    + "knows of: the others chose without this member's copy (start-without); it waits for theirs",
-                    subtree);
+            if (!claim(subtree, gone)) {
+                if (firstTry) {
+                    LOG.warn("Another member claimed the restore of {} although this member holds the newest copy it "
+                        + "knows of: the others chose without this member's copy (start-without); it waits for "
+                        + "theirs", subtree);
+                }
                 return null;
             }
+            shards.lead(root);
             try {
                 final int entries = restorer.restore(root);
                 mark(subtree, RESTORED, entries);
@@ -287,15 +291,18 @@ final class ClusterStart {
         }
     }
 
-    /** Claims the restore of a subtree: true when it is this member's (new, or its own unfinished claim). */
-    private boolean claim(final String subtree, final Set<String> without) throws IOException {
+    /**
+     * Claims the restore of a subtree: true when it is this member's (new, its own unfinished claim, or one of a
+     * member in {@code gone}: left out by the operator and not reported).
+     */
+    private boolean claim(final String subtree, final Set<String> gone) throws IOException {
         for (int attempt = 1; attempt <= 10; attempt++) {
             final var tx = broker.newReadWriteTransaction();
             final YangInstanceIdentifier path = subtreePath(subtree);
             final Optional<NormalizedNode> current = await(tx.read(OPERATIONAL, path), path);
             if (current.isPresent() && current.orElseThrow() instanceof MapEntryNode entry) {
                 final String by = leaf(entry, RESTORED_BY);
-                if (!by.equals(member) && !without.contains(by)) {
+                if (!by.equals(member) && !gone.contains(by)) {
                     tx.cancel();
                     return false;
                 }
@@ -392,12 +399,18 @@ final class ClusterStart {
      * renamed ({@code start-without.used-<time>}), so that a later start waits for every member again (a member left
      * out for good would otherwise never be counted, even when it holds the newest copy).
      */
-    private void retireStartWithout() throws IOException {
+    private void retireStartWithout() {
         final Path file = dir.resolve(START_WITHOUT_FILE);
         if (Files.exists(file)) {
             final Path used = dir.resolve(START_WITHOUT_FILE + ".used-" + System.currentTimeMillis());
-            Files.move(file, used);
-            LOG.info("{} was used by this start: renamed {}", file, used.getFileName());
+            try {
+                Files.move(file, used);
+                LOG.info("{} was used by this start: renamed {}", file, used.getFileName());
+            } catch (IOException e) {
+                // The configuration is back: the start is not failed for this. The operator removes the file.
+                LOG.error("{} was used by this start and could not be renamed: delete it, or the next start of the "
+                    + "whole cluster leaves those members out again", file, e);
+            }
         }
     }
 

@@ -288,7 +288,10 @@ public final class ConfigurationStore implements AutoCloseable {
         state = State.RUNNING;
         gate.open();
         final String line = String.join("; ", summary);
-        Files.writeString(dir.resolve("restored"), Instant.now() + " " + line + "\n", StandardCharsets.UTF_8);
+        // The second line names this JVM: a member that restarts itself (exit 10, as a downed one does) leaves the
+        // file of its former JVM behind, which `make up` must not take for this start's.
+        Files.writeString(dir.resolve("restored"), Instant.now() + " " + line + "\npid " + ProcessHandle.current().pid()
+            + "\n", StandardCharsets.UTF_8);
         LOG.info("Oko configuration store {}: {}", dir, line);
     }
 

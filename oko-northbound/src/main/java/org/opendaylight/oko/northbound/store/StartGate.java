@@ -10,6 +10,8 @@ package org.opendaylight.oko.northbound.store;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import javax.servlet.Filter;
 import javax.servlet.FilterChain;
@@ -55,6 +57,9 @@ public final class StartGate implements Filter {
     static final String STARTING = "Oko is putting the stored configuration back into the datastore";
     private static final int RETRY_AFTER_SECONDS = 5;
     private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+    /** Operational state clients read when they connect (not configuration): served while the store starts. */
+    private static final List<String> SERVED_WHILE_STARTING = List.of(DATA_PATH + "/ietf-yang-library:",
+        DATA_PATH + "/ietf-restconf-monitoring:");
 
     /** Why requests are refused; null once the store runs. */
     private volatile String refusal = STARTING;
@@ -119,9 +124,11 @@ public final class StartGate implements Filter {
      * or that has dot segments is refused.
      */
     static boolean isGuarded(final String method, final String requestUri, final String query) {
-        final String path = decode(requestUri);
+        final String path = decodePath(requestUri);
         if (path == null) {
-            return requestUri != null && requestUri.startsWith("/rests");
+            // Not a plain path (a path parameter, a dot segment, an encoding it cannot read): whatever the server
+            // would make of it, it is refused when it could name RESTCONF.
+            return requestUri == null || requestUri.toLowerCase(Locale.ROOT).contains("rests");
         }
         if (!path.startsWith(DATA_PATH)) {
             return false;
@@ -129,10 +136,28 @@ public final class StartGate implements Filter {
         if (!READS.contains(method)) {
             return true;
         }
-        if (path.equals(STATUS_PATH) || path.startsWith(STATUS_PATH + "/")) {
+        if (path.equals(STATUS_PATH) || path.startsWith(STATUS_PATH + "/")
+                || SERVED_WHILE_STARTING.stream().anyMatch(path::startsWith)) {
             return false;
         }
         return !onlyOperational(query);
+    }
+
+    /**
+     * The percent-decoded path; null when it is not a plain one: path parameters ({@code ;}), dot segments
+     * (including {@code ..;}), empty segments, backslashes.
+     */
+    static String decodePath(final String uri) {
+        final String path = decode(uri);
+        if (path == null || path.indexOf(';') >= 0 || path.indexOf('\\') >= 0 || !path.startsWith("/")) {
+            return null;
+        }
+        for (String segment : path.substring(1).split("/", -1)) {
+            if (segment.isEmpty() && !path.endsWith("/") || segment.equals(".") || segment.equals("..")) {
+                return null;
+            }
+        }
+        return path;
     }
 
     /** Whether the query asks for operational data only ({@code content=nonconfig}, given once). */

@@ -15,7 +15,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +81,13 @@ public final class WriteScope implements Filter {
             chain.doFilter(request, response);
             return;
         }
-        final String path = decodedPath(http.getRequestURI());
+        final String uri = http.getRequestURI();
+        final String path = StartGate.decodePath(uri);
+        if (path == null && uri != null && uri.toLowerCase(Locale.ROOT).contains("rests")) {
+            // Path parameters, dot segments: whatever the server would make of it, refused when it could be a write.
+            refuse(out, "a request path Oko cannot read (path parameters, dot segments, empty segments)");
+            return;
+        }
         if (path == null || !path.startsWith(StartGate.DATA_PATH)) {
             chain.doFilter(request, response);
             return;
@@ -151,17 +156,6 @@ public final class WriteScope implements Filter {
             }
         }
         return relative.substring(0, end);
-    }
-
-    private static String decodedPath(final String uri) {
-        if (uri == null) {
-            return null;
-        }
-        try {
-            return URLDecoder.decode(uri.replace("+", "%2B"), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     /** The edits' targets of a JSON YANG patch; null when the body is not one. */

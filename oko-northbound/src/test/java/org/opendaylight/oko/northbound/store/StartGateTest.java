@@ -95,6 +95,7 @@ class StartGateTest {
             { "GET", "/rests/operations", null },
             { "POST", "/auth/v1/users", null },
             { "GET", "/openapi/explorer/index.html", null },
+            { "GET", "/rests/data/ietf-yang-library:yang-library", null },
         }) {
             final Answer answer = send(gate, request[0], request[1], request[2]);
             assertTrue(answer.passedOn(), String.join(" ", request[0], request[1]));
@@ -115,6 +116,12 @@ class StartGateTest {
         assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:switches", "content=%ZZ"));
         assertTrue(StartGate.isGuarded("PUT", "/rests/data/oko:configuration-store", null));
         assertTrue(StartGate.isGuarded("DELETE", "/rests/data/oko:switches", "content=nonconfig"));
+        // Found by review: a dot segment with a path parameter, a dot segment or a parameter before /rests.
+        assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:configuration-store/..;/oko:programs", null));
+        assertTrue(StartGate.isGuarded("GET", "/./rests/data/oko:programs", null));
+        assertTrue(StartGate.isGuarded("GET", "/;x/rests/data/oko:programs", null));
+        assertTrue(StartGate.isGuarded("GET", "/RESTS/data/oko:programs;", null));
+        assertTrue(StartGate.isGuarded("GET", "/rests/data/oko:configuration-store%5C..%5Coko:programs", null));
     }
 
     @Test

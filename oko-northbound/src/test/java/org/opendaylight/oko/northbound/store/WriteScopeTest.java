@@ -111,6 +111,8 @@ class WriteScopeTest {
             "aaa:http-authorization");
         assertRefused(send("PATCH", "/rests/data/network-topology:network-topology/topology=t", "application/json",
             "{}"), "network-topology:network-topology");
+        assertRefused(send("PUT", "/./rests/data/aaa:http-authorization", "application/json", "{}"), "cannot read");
+        assertRefused(send("PUT", "/rests/data;x=1/aaa:http-authorization", "application/json", "{}"));
     }
 
     @Test
