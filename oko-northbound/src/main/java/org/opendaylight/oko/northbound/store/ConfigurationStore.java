@@ -212,8 +212,9 @@ public final class ConfigurationStore implements AutoCloseable {
     private void fail(final String why) {
         failure = why;
         state = State.FAILED;
-        gate.failed("the Oko configuration store did not start: " + why + " (see karaf.log; restart Karaf once the "
-            + "cause is fixed)");
+        // The gate answers before authentication: the reason itself (paths, exceptions) is not in its answer.
+        gate.failed("the Oko configuration store did not start (the reason is in karaf.log, ConfigurationStore, and "
+            + "in the error of any configuration write; restart Karaf once the cause is fixed)");
         closeLog();
     }
 

@@ -39,9 +39,11 @@ import org.slf4j.LoggerFactory;
  * closed, with its reason. Once open, the gate stays open: a store that fails later refuses writes in its cohorts,
  * and the datastore it filled is still right to read.
  *
- * <p>Registered as a servlet filter of AAA's filter chain ({@code org.opendaylight.aaa.filterchain.filter}), which
- * RESTCONF's endpoint runs after authentication: an unauthenticated client gets 401 first, and learns nothing about
- * the store. The component has no references, so it is registered as soon as the bundle starts, before RESTCONF
+ * <p>Registered as a servlet filter of AAA's filter chain ({@code org.opendaylight.aaa.filterchain.filter}). RESTCONF's
+ * endpoint runs that chain before its authentication (seen: a wrong password gets this 503, not 401), so what the
+ * refusal says is for anyone who can reach the port: that the store starts, or did not start, and no more (the
+ * reason is in karaf.log and in the errors of refused writes, which only an authenticated client gets). The
+ * component has no references, so it is registered as soon as the bundle starts, before RESTCONF
  * (which waits for the datastore) serves anything.
  */
 @Component(service = { Filter.class, StartGate.class }, immediate = true,

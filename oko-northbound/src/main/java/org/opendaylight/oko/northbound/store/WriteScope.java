@@ -49,7 +49,9 @@ import org.xml.sax.SAXException;
  *
  * <p>At the data root a YANG patch ({@code application/yang-patch+json} or {@code +xml}) is read and let through
  * when every edit targets a kept subtree; any other write at the root (which replaces or merges the whole
- * datastore) is refused. The body read here is handed on unchanged.
+ * datastore) is refused. The body read here is handed on unchanged. Like {@link StartGate} this runs before
+ * RESTCONF's authentication: a client without valid credentials writing outside the kept subtrees learns that it
+ * is not kept (which the documentation says anyway); every other write still needs valid credentials.
  */
 @Component(service = Filter.class, immediate = true, property = "org.opendaylight.aaa.filterchain.filter=true")
 public final class WriteScope implements Filter {
