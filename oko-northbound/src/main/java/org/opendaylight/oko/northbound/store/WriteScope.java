@@ -34,7 +34,11 @@ import javax.servlet.http.HttpServletResponse;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
+import org.opendaylight.controller.cluster.datastore.DistributedDataStoreInterface;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
@@ -52,6 +56,9 @@ import org.xml.sax.SAXException;
  * datastore) is refused. The body read here is handed on unchanged. Like {@link StartGate} this runs before
  * RESTCONF's authentication: a client without valid credentials writing outside the kept subtrees learns that it
  * is not kept (which the documentation says anyway); every other write still needs valid credentials.
+ *
+ * <p>Only where the configuration datastore runs without persistence (as `make up` runs it): a distribution that
+ * installs odl-oko on a persistent datastore keeps the other subtrees itself, and nothing is refused.
  */
 @Component(service = Filter.class, immediate = true, property = "org.opendaylight.aaa.filterchain.filter=true")
 public final class WriteScope implements Filter {
@@ -64,6 +71,11 @@ public final class WriteScope implements Filter {
     private static final Set<String> WRITES = Set.of("PUT", "POST", "PATCH", "DELETE");
     /** The largest YANG patch read here; `make up` limits every body to 8 MiB by default. */
     private static final int MAX_PATCH_BYTES = 64 << 20;
+
+    /** The configuration datastore, once there is one: whether it persists decides whether anything is refused. */
+    @Reference(target = "(type=distributed-config)", cardinality = ReferenceCardinality.OPTIONAL,
+        policy = ReferencePolicy.DYNAMIC)
+    volatile DistributedDataStoreInterface configDatastore;
 
     @Override
     public void init(final FilterConfig filterConfig) {
@@ -79,7 +91,7 @@ public final class WriteScope implements Filter {
     public void doFilter(final ServletRequest request, final ServletResponse response, final FilterChain chain)
             throws IOException, ServletException {
         if (!(request instanceof HttpServletRequest http) || !(response instanceof HttpServletResponse out)
-                || !WRITES.contains(http.getMethod())) {
+                || !WRITES.contains(http.getMethod()) || persistent()) {
             chain.doFilter(request, response);
             return;
         }
@@ -133,6 +145,12 @@ public final class WriteScope implements Filter {
             }
         }
         chain.doFilter(new ReplayedBody(http, body), response);
+    }
+
+    /** Whether the configuration datastore keeps everything itself (unknown until it is there: not assumed). */
+    private boolean persistent() {
+        final DistributedDataStoreInterface datastore = configDatastore;
+        return datastore != null && datastore.getActorUtils().getDatastoreContext().isPersistent();
     }
 
     /** Why a write to the top-level node {@code node} is refused; null when it is kept (or seeded). */
