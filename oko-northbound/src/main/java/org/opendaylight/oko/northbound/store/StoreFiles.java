@@ -202,9 +202,7 @@ final class StoreFiles implements AutoCloseable {
         final ByteBuffer frame = frame(sequence + 1, payload);
         final long start = log.position();
         try {
-            while (frame.hasRemaining()) {
-                log.write(frame);
-            }
+            writeFully(log, frame);
             log.force(false);
         } catch (IOException e) {
             // Leave no half frame for the next append to follow; if even that fails, append nothing more.
