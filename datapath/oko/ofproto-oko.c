@@ -85,6 +85,13 @@ struct oko_prog {
      * only, like LOAD_PROG and PROG_STATS. */
     bool has_elf_sha256;
     uint8_t elf_sha256[OKO_PROG_STATS_SHA256_LEN];
+
+    /* The last MARK_INSTALLED since the program was loaded (docs/protocol.md
+     * 4.4), all zero if none: the controller that installed the program
+     * says its map writes all went through, so a controller taking the
+     * switch over can tell a complete install from one cut short.  Main
+     * thread only. */
+    uint8_t install_mark[OKO_INSTALL_MARK_LEN];
 };
 
 /* A SEND_MAPS action ran: the maps to send, queued for the main thread. */
@@ -358,6 +365,8 @@ handle_load_prog(struct ofproto *ofproto, const struct ofp_header *oh,
         oko->n_progs++;
     }
     prog->has_elf_sha256 = elf_sha256(m.elf, m.elf_len, prog->elf_sha256);
+    /* Loaded again: not installed until the controller marks it so. */
+    memset(prog->install_mark, 0, sizeof prog->install_mark);
     translations_changed(ofproto);
     VLOG_INFO("%s: %s program %" PRIu32 " (%" PRIuSIZE
               " instructions, %" PRIuSIZE " maps, "
@@ -685,8 +694,10 @@ get_prog_stats(const struct oko_ofproto *oko, const struct oko_prog *prog,
         .memory = f->memory,
         .n_maps = MIN(f->prog.n_maps, ARRAY_SIZE(ps->maps)),
         .has_elf_sha256 = prog->has_elf_sha256,
+        .has_install_mark = true,
     };
     memcpy(ps->elf_sha256, prog->elf_sha256, sizeof ps->elf_sha256);
+    memcpy(ps->install_mark, prog->install_mark, sizeof ps->install_mark);
     for (size_t m = 0; m < ps->n_maps; m++) {
         struct oko_map_stats_counts c;
         oko_map_get_stats(f->maps[m], &c);
@@ -790,6 +801,29 @@ handle_replay_maps(struct ofproto *ofproto, struct ofconn *ofconn,
     return 0;
 }
 
+/* MARK_INSTALLED (docs/protocol.md 4.4). */
+static enum ofperr
+handle_mark_installed(struct ofproto *ofproto, const struct ofp_header *oh,
+                      struct ds *why)
+{
+    struct oko_mark_installed_msg m;
+    enum ofperr error = oko_decode_mark_installed(oh, &m, why);
+    if (error) {
+        return error;
+    }
+    struct oko_prog *prog;
+    error = find_prog(ofproto, m.prog_id, &prog, why);
+    if (error) {
+        return error;
+    }
+    memcpy(prog->install_mark, m.install_mark, sizeof prog->install_mark);
+    VLOG_INFO("%s: program %" PRIu32 " marked installed "
+              "(mark %02x%02x%02x%02x...)", ofproto->name, m.prog_id,
+              m.install_mark[0], m.install_mark[1], m.install_mark[2],
+              m.install_mark[3]);
+    return 0;
+}
+
 enum ofperr
 ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh,
                    enum ofptype type)
@@ -818,6 +852,8 @@ ofproto_oko_handle(struct ofconn *ofconn, const struct ofp_header *oh,
             error = handle_prog_stats(ofproto, ofconn, oh, &why);
         } else if (type == OFPTYPE_OKO_REPLAY_MAPS_REQUEST) {
             error = handle_replay_maps(ofproto, ofconn, oh, &why);
+        } else if (type == OFPTYPE_OKO_MARK_INSTALLED) {
+            error = handle_mark_installed(ofproto, oh, &why);
         } else {
             OVS_NOT_REACHED();
         }

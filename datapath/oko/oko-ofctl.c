@@ -350,3 +350,35 @@ oko_ofctl_replay_maps(int argc, char *argv[], enum ofp_version version,
     }
     return error;
 }
+
+/* mark-installed SWITCH ID MARK (64 hex digits, not all zero) */
+char *
+oko_ofctl_mark_installed(int argc, char *argv[], enum ofp_version version,
+                         struct ofpbuf **request)
+{
+    struct oko_mark_installed_msg m;
+
+    *request = NULL;
+    char *error = check_version(version);
+    if (!error && argc != 4) {
+        error = xstrdup("mark-installed: usage: mark-installed SWITCH "
+                        "PROGRAM MARK");
+    }
+    if (!error) {
+        error = parse_u32(argv[2], "program id", &m.prog_id);
+    }
+    if (!error) {
+        struct ofpbuf mark;
+        ofpbuf_init(&mark, sizeof m.install_mark);
+        if (put_hex(&mark, argv[3]) != sizeof m.install_mark) {
+            error = xasprintf("mark-installed: %s is not %" PRIuSIZE
+                              " bytes in hex", argv[3],
+                              sizeof m.install_mark);
+        } else {
+            memcpy(m.install_mark, mark.data, sizeof m.install_mark);
+            *request = oko_encode_mark_installed(version, &m);
+        }
+        ofpbuf_uninit(&mark);
+    }
+    return error;
+}

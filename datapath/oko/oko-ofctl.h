@@ -44,6 +44,9 @@ char *oko_ofctl_dump_maps(int argc, char *argv[], enum ofp_version version,
 char *oko_ofctl_dump_prog_stats(int argc, char *argv[],
                                 enum ofp_version version,
                                 struct ofpbuf **request);
+char *oko_ofctl_mark_installed(int argc, char *argv[],
+                               enum ofp_version version,
+                               struct ofpbuf **request);
 char *oko_ofctl_replay_maps(int argc, char *argv[], enum ofp_version version,
                             struct ofpbuf **request);
 

@@ -114,7 +114,7 @@ OFP_ASSERT(sizeof(struct oko_prog_stats_reply) == 8);
 /* A program record, followed by 'n_maps' map records. */
 struct oko_prog_stats_record {
     ovs_be32 prog_id;
-    /* 72 + 32 * n_maps, + 32 with elf_sha256 */
+    /* 72 + 32 * n_maps, + 32 with elf_sha256, + 32 with install_mark */
     ovs_be16 length;
     uint8_t n_maps;
     uint8_t flags;                  /* OKO_PROG_STATS_JIT */
@@ -134,7 +134,8 @@ OFP_ASSERT(sizeof(struct oko_prog_stats_record) == 72);
 #define OKO_PROG_STATS_JIT 0x01
 
 /* Version 1.2: a program record ends with the SHA-256 of the ELF object the
- * program was loaded from, after its map records. */
+ * program was loaded from, after its map records; version 1.4 adds the
+ * program's install mark (OKO_INSTALL_MARK_LEN bytes) after it. */
 #define OKO_PROG_STATS_SHA256_LEN 32
 
 /* REPLAY_MAPS (exp_type 8, version 1.3) multipart request. */
@@ -155,6 +156,18 @@ struct oko_replay_maps_reply {
     ovs_be32 next_event_id;
 };
 OFP_ASSERT(sizeof(struct oko_replay_maps_reply) == 8);
+
+/* MARK_INSTALLED (exp_type 9, version 1.4): the controller finished
+ * installing the program (its LOAD_PROG and every UPDATE_MAP of its settings
+ * went through); the switch keeps 'install_mark' until the program is loaded
+ * again. */
+#define OKO_INSTALL_MARK_LEN 32
+struct oko_mark_installed {
+    ovs_be32 prog_id;
+    ovs_be32 reserved;
+    uint8_t install_mark[OKO_INSTALL_MARK_LEN];     /* Not all zero. */
+};
+OFP_ASSERT(sizeof(struct oko_mark_installed) == 40);
 
 /* A map record of a program record. */
 struct oko_map_stats_record {

@@ -304,6 +304,33 @@ all_zero(const void *p_, size_t n)
     return true;
 }
 
+enum ofperr
+oko_decode_mark_installed(const struct ofp_header *oh,
+                          struct oko_mark_installed_msg *msg, struct ds *why)
+{
+    struct ofpbuf b;
+
+    /* OVS's framing checked the length: exactly 56 bytes. */
+    pull_body(oh, &b);
+    const struct oko_mark_installed *mi = ofpbuf_pull(&b, sizeof *mi);
+    msg->prog_id = ntohl(mi->prog_id);
+    memcpy(msg->install_mark, mi->install_mark, sizeof msg->install_mark);
+    if (mi->reserved) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "MARK_INSTALLED: reserved field is not zero");
+    }
+    if (!msg->prog_id) {
+        return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
+                         "program id 0 is reserved");
+    }
+    if (all_zero(msg->install_mark, sizeof msg->install_mark)) {
+        return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
+                         "MARK_INSTALLED: the install mark is all zero "
+                         "(which means 'not installed')");
+    }
+    return 0;
+}
+
 /* Decodes one program record at the front of 'b' into 'ps'. */
 static enum ofperr
 decode_prog_stats_record(struct ofpbuf *b, unsigned int i,
@@ -321,12 +348,15 @@ decode_prog_stats_record(struct ofpbuf *b, unsigned int i,
         = sizeof *r + r->n_maps * sizeof(struct oko_map_stats_record);
     if (r->n_maps > OKO_MAX_MAPS
         || (length != maps_end
-            && length != maps_end + OKO_PROG_STATS_SHA256_LEN)) {
+            && length != maps_end + OKO_PROG_STATS_SHA256_LEN
+            && length != (maps_end + OKO_PROG_STATS_SHA256_LEN
+                          + OKO_INSTALL_MARK_LEN))) {
         return oko_error(why, OFPERR_OKO_BAD_MESSAGE,
                          "PROG_STATS: program record %u has "
                          "length %" PRIuSIZE
                          " for %u maps (72 + 32 per map, + 32 with the "
-                         "ELF's SHA-256; at most 64 maps)",
+                         "ELF's SHA-256, + 32 more with the install mark; "
+                         "at most 64 maps)",
                          i, length, r->n_maps);
     }
     if (r->reserved) {
@@ -363,10 +393,17 @@ decode_prog_stats_record(struct ofpbuf *b, unsigned int i,
         .memory = ntohll(get_32aligned_be64(&r->memory)),
         .n_maps = r->n_maps,
         .has_elf_sha256 = length > maps_end,
+        .has_install_mark
+            = length > maps_end + OKO_PROG_STATS_SHA256_LEN,
     };
+    const uint8_t *after_maps
+        = (const uint8_t *) maps + (maps_end - sizeof *r);
     if (ps->has_elf_sha256) {
-        memcpy(ps->elf_sha256, (const uint8_t *) maps + (maps_end - sizeof *r),
-               OKO_PROG_STATS_SHA256_LEN);
+        memcpy(ps->elf_sha256, after_maps, OKO_PROG_STATS_SHA256_LEN);
+    }
+    if (ps->has_install_mark) {
+        memcpy(ps->install_mark, after_maps + OKO_PROG_STATS_SHA256_LEN,
+               OKO_INSTALL_MARK_LEN);
     }
     if (!ps->prog_id) {
         return oko_error(why, OFPERR_OKO_BAD_PROG_ID,
@@ -926,7 +963,9 @@ prog_stats_record_len(const struct oko_prog_stats *ps)
     return (sizeof(struct oko_prog_stats_record)
             + (MIN(ps->n_maps, OKO_MAX_MAPS)
                * sizeof(struct oko_map_stats_record))
-            + (ps->has_elf_sha256 ? OKO_PROG_STATS_SHA256_LEN : 0));
+            + (ps->has_elf_sha256 ? OKO_PROG_STATS_SHA256_LEN : 0)
+            + (ps->has_elf_sha256 && ps->has_install_mark
+               ? OKO_INSTALL_MARK_LEN : 0));
 }
 
 static void
@@ -959,6 +998,9 @@ put_prog_stats_record(struct ofpbuf *msg, const struct oko_prog_stats *ps)
     }
     if (ps->has_elf_sha256) {
         ofpbuf_put(msg, ps->elf_sha256, OKO_PROG_STATS_SHA256_LEN);
+        if (ps->has_install_mark) {
+            ofpbuf_put(msg, ps->install_mark, OKO_INSTALL_MARK_LEN);
+        }
     }
 }
 
@@ -1070,6 +1112,18 @@ oko_encode_unload_prog(enum ofp_version version, uint32_t prog_id,
     struct oko_unload_prog *up = ofpbuf_put_zeros(msg, sizeof *up);
     up->prog_id = htonl(prog_id);
     up->flags = htons(flags);
+    ofpmsg_update_length(msg);
+    return msg;
+}
+
+struct ofpbuf *
+oko_encode_mark_installed(enum ofp_version version,
+                          const struct oko_mark_installed_msg *m)
+{
+    struct ofpbuf *msg = alloc_msg(OFPRAW_OKOT_MARK_INSTALLED, version, 0);
+    struct oko_mark_installed *mi = ofpbuf_put_zeros(msg, sizeof *mi);
+    mi->prog_id = htonl(m->prog_id);
+    memcpy(mi->install_mark, m->install_mark, sizeof mi->install_mark);
     ofpmsg_update_length(msg);
     return msg;
 }
@@ -1196,8 +1250,14 @@ oko_format_prog_stats(struct ds *s, const struct oko_prog_stats *ps)
                   ps->rules, ps->datapath_flows, ps->instructions, ps->memory);
     if (ps->has_elf_sha256) {
         ds_put_cstr(s, " elf_sha256=");
-        for (size_t i = 0; i < OKO_PROG_STATS_SHA256_LEN; i++) {
-            ds_put_format(s, "%02x", ps->elf_sha256[i]);
+        put_bytes(s, ps->elf_sha256, OKO_PROG_STATS_SHA256_LEN);
+    }
+    if (ps->has_install_mark) {
+        if (all_zero(ps->install_mark, OKO_INSTALL_MARK_LEN)) {
+            ds_put_cstr(s, " install_mark=none");
+        } else {
+            ds_put_cstr(s, " install_mark=");
+            put_bytes(s, ps->install_mark, OKO_INSTALL_MARK_LEN);
         }
     }
     for (size_t m = 0; m < ps->n_maps; m++) {
@@ -1330,6 +1390,13 @@ oko_ofp_print(struct ds *s, const struct ofp_header *oh, enum ofptype type,
         if (b.size) {
             ds_put_cstr(s, "\n");
             error = print_fragment(s, &b, &why);
+        }
+    } else if (type == OFPTYPE_OKO_MARK_INSTALLED) {
+        struct oko_mark_installed_msg m;
+        error = oko_decode_mark_installed(oh, &m, &why);
+        if (!error) {
+            ds_put_format(s, " prog_id=%" PRIu32 " install_mark=", m.prog_id);
+            put_bytes(s, m.install_mark, sizeof m.install_mark);
         }
     } else if (type == OFPTYPE_OKO_PROG_STATS_REPLY) {
         struct oko_prog_stats *progs;

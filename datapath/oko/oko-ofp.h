@@ -81,6 +81,15 @@ struct oko_prog_stats {
     struct oko_map_stats maps[64];  /* By map index. */
     bool has_elf_sha256;            /* Version 1.2 records carry it. */
     uint8_t elf_sha256[32];         /* SHA-256 of the ELF object loaded. */
+    bool has_install_mark;          /* Version 1.4 records carry it (and
+                                     * always the SHA-256 too). */
+    uint8_t install_mark[32];       /* All zero: none since the last load. */
+};
+
+/* MARK_INSTALLED (docs/protocol.md 4.4). */
+struct oko_mark_installed_msg {
+    uint32_t prog_id;
+    uint8_t install_mark[32];       /* Never all zero. */
 };
 
 /* Decoders.  Each returns 0 or an error, with a one-line reason appended
@@ -97,6 +106,9 @@ enum ofperr oko_decode_dump_maps_request(const struct ofp_header *,
                                          struct ds *why);
 enum ofperr oko_decode_prog_stats_request(const struct ofp_header *,
                                           uint32_t *prog_id, struct ds *why);
+enum ofperr oko_decode_mark_installed(const struct ofp_header *,
+                                      struct oko_mark_installed_msg *,
+                                      struct ds *why);
 
 /* REPLAY_MAPS request (docs/protocol.md 5.7). */
 struct oko_replay_maps_request_msg {
@@ -133,6 +145,8 @@ struct ofpbuf *oko_encode_dump_maps_request(enum ofp_version, uint32_t prog_id,
                                             uint64_t map_mask);
 struct ofpbuf *oko_encode_prog_stats_request(enum ofp_version,
                                              uint32_t prog_id);
+struct ofpbuf *oko_encode_mark_installed(
+    enum ofp_version, const struct oko_mark_installed_msg *);
 struct ofpbuf *oko_encode_replay_maps_request(
     enum ofp_version, const struct oko_replay_maps_request_msg *);
 

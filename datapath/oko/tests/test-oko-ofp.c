@@ -111,7 +111,7 @@ check_message(const struct ofp_header *oh, size_t size,
         ofpbuf_uninit(&payload);
         return e && oko_is_oko_error(e) ? 0 : OFPERR_OFPBRC_BAD_TYPE;
     }
-    if (type < OFPTYPE_OKO_LOAD_PROG || type > OFPTYPE_OKO_REPLAY_MAPS_REPLY) {
+    if (type < OFPTYPE_OKO_LOAD_PROG || type > OFPTYPE_OKO_MARK_INSTALLED) {
         return OFPERR_OFPBRC_BAD_TYPE;      /* not an Oko message */
     }
     struct ds s = DS_EMPTY_INITIALIZER;
@@ -153,6 +153,10 @@ check_message(const struct ofp_header *oh, size_t size,
         *reencoded = oko_encode_replay_maps_request(oh->version, &m);
     } else if (type == OFPTYPE_OKO_REPLAY_MAPS_REPLY) {
         *reencoded = reencode_replay_reply(oh);
+    } else if (type == OFPTYPE_OKO_MARK_INSTALLED) {
+        struct oko_mark_installed_msg m;
+        ovs_assert(!oko_decode_mark_installed(oh, &m, NULL));
+        *reencoded = oko_encode_mark_installed(oh->version, &m);
     }
     if (type == OFPTYPE_OKO_SEND_MAPS) {
         *reencoded = reencode_send_maps(oh);

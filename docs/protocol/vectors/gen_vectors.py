@@ -18,8 +18,8 @@ OFPT_ERROR, OFPT_EXPERIMENTER, OFPT_MP_REQUEST, OFPT_MP_REPLY, OFPT_FLOW_MOD = 1
 OFPMP_EXPERIMENTER = 0xFFFF
 OFPMPF_REPLY_MORE = 0x0001
 
-LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, SEND_MAPS, DUMP_MAPS, PROG_STATS, REPLAY_MAPS = (
-    1, 2, 3, 4, 5, 6, 7, 8)
+(LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, SEND_MAPS, DUMP_MAPS, PROG_STATS, REPLAY_MAPS,
+ MARK_INSTALLED) = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 OKO_REPLAY_ALL = 0x0001
 OKO_LOAD_REPLACE, OKO_LOAD_KEEP_MAPS = 0x0001, 0x0002
 OKO_UNLOAD_FORCE = 0x0001
@@ -60,6 +60,11 @@ def load_prog(prog_id, flags, elf, elf_len=None, reserved=0):
 
 def unload_prog(prog_id, flags):
     return u32(prog_id) + u16(flags) + u16(0)
+
+
+def mark_installed(prog_id, install_mark, reserved=0):
+    """MARK_INSTALLED body (docs/protocol.md 4.4): prog_id, reserved, the 32-byte mark."""
+    return u32(prog_id) + u32(reserved) + install_mark
 
 
 def map_msg(prog_id, map_index, flags, key_size, value_size, entries, n_entries=None, reserved=0):
@@ -116,10 +121,10 @@ def map_stats(map_index, map_type, used, max_entries, evictions, refused_full):
 
 
 def prog_stats(prog_id, flags, runs, matches, errors, timed_runs, timed_ns, rules, datapath_flows,
-               instructions, memory, maps, length=None, n_maps=None, elf_sha256=None):
+               instructions, memory, maps, length=None, n_maps=None, elf_sha256=None, install_mark=None):
     """A PROG_STATS program record: 72 bytes, then its map records, then (version 1.2) the 32-byte SHA-256
-    of the program's ELF object."""
-    sha = b"" if elf_sha256 is None else elf_sha256
+    of the program's ELF object, then (version 1.4) the program's 32-byte install mark."""
+    sha = (b"" if elf_sha256 is None else elf_sha256) + (b"" if install_mark is None else install_mark)
     length = 72 + 32 * len(maps) + len(sha) if length is None else length
     n_maps = len(maps) if n_maps is None else n_maps
     return (u32(prog_id) + u16(length) + u8(n_maps) + u8(flags)
@@ -222,6 +227,22 @@ def vectors():
        experimenter_msg(UNLOAD_PROG, unload_prog(7, OKO_UNLOAD_FORCE)))
     bad("unload_prog_long", "message", "UNLOAD_PROG with 4 extra bytes (length 28, must be 24).",
         experimenter_msg(UNLOAD_PROG, unload_prog(7, 0) + u32(0)))
+
+    # ---- MARK_INSTALLED (version 1.4)
+    mark7 = hashlib.sha256(b"settings of program 7").digest()
+    ok("mark_installed", "message",
+       "MARK_INSTALLED prog_id 7, install_mark the SHA-256 of the bytes 'settings of program 7'.",
+       experimenter_msg(MARK_INSTALLED, mark_installed(7, mark7)))
+    bad("mark_installed_zero_mark", "message", "MARK_INSTALLED with an all-zero install_mark (means 'none').",
+        experimenter_msg(MARK_INSTALLED, mark_installed(7, b"\0" * 32)))
+    bad("mark_installed_reserved", "message", "MARK_INSTALLED whose reserved u32 at offset 20 is 1.",
+        experimenter_msg(MARK_INSTALLED, mark_installed(7, mark7, reserved=1)))
+    bad("mark_installed_prog_zero", "message", "MARK_INSTALLED of program 0 (reserved).",
+        experimenter_msg(MARK_INSTALLED, mark_installed(0, mark7)))
+    bad("mark_installed_truncated", "message", "MARK_INSTALLED with 16 of the mark's 32 bytes (length 40, must be 56).",
+        experimenter_msg(MARK_INSTALLED, mark_installed(7, mark7[:16])))
+    bad("mark_installed_long", "message", "MARK_INSTALLED with 8 bytes after the mark (length 64, must be 56).",
+        experimenter_msg(MARK_INSTALLED, mark_installed(7, mark7) + u64(0)))
 
     # ---- UPDATE_MAP / DELETE_MAP_ENTRIES
     ok("update_map", "message",
@@ -337,6 +358,25 @@ def vectors():
     bad("prog_stats_reply_sha256_cut", "multipart-reply",
         "Program record whose length (72 + 16) is neither 72 (1.1) nor 72 + 32 (1.2, with the SHA-256).",
         mp_reply(stats_reply([prog_stats(11, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, [], elf_sha256=b"\x11" * 16)]),
+                 exp_type=PROG_STATS))
+    ok("prog_stats_reply_install_mark", "multipart-reply",
+       "PROG_STATS reply in version 1.4 records: program 7 (as in prog_stats_reply) whose install completed with "
+       "the mark of MARK_INSTALLED's vector, and program 9 loaded again since its last mark (install_mark all "
+       "zero), then program 11 in a version 1.1 record: a receiver takes every version, in any mix.",
+       mp_reply(stats_reply([
+           prog_stats(7, OKO_PROG_STATS_JIT, runs=1000, matches=250, errors=1, timed_runs=2, timed_ns=91,
+                      rules=2, datapath_flows=3, instructions=22, memory=16,
+                      maps=[map_stats(0, MAP_ARRAY, 1, 1, 0, 0), map_stats(1, MAP_LRU_HASH, 4, 4, 2, 0)],
+                      elf_sha256=hashlib.sha256(b"program 7").digest(), install_mark=mark7),
+           prog_stats(9, 0, runs=0x1_0000_0001, matches=0, errors=0, timed_runs=0, timed_ns=0,
+                      rules=0, datapath_flows=0, instructions=5, memory=27296,
+                      maps=[map_stats(0, MAP_HASH, 256, 256, 0, 7)],
+                      elf_sha256=hashlib.sha256(b"program 9").digest(), install_mark=b"\0" * 32),
+           p11]), xid=3, exp_type=PROG_STATS))
+    bad("prog_stats_reply_install_mark_cut", "multipart-reply",
+        "Program record whose length (72 + 32 + 16) is none of 72, 104 and 136: the install mark is cut.",
+        mp_reply(stats_reply([prog_stats(11, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, [],
+                                         elf_sha256=b"\x11" * 32, install_mark=b"\x22" * 16)]),
                  exp_type=PROG_STATS))
     bad("prog_stats_reply_count_overflow", "multipart-reply",
         "n_programs 0xFFFF with one record: the count does not fit the message.",
