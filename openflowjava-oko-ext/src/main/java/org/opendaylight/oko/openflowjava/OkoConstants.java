@@ -42,6 +42,8 @@ public final class OkoConstants {
     public static final int EXP_TYPE_PROG_STATS = 7;
     /** Version 1.3 (section 5.7). */
     public static final int EXP_TYPE_REPLAY_MAPS = 8;
+    /** Version 1.4 (section 4.4). */
+    public static final int EXP_TYPE_MARK_INSTALLED = 9;
 
     // Flags.
     public static final int LOAD_REPLACE = 0x0001;
@@ -71,6 +73,8 @@ public final class OkoConstants {
     public static final int PROG_STATS_RECORD_LENGTH = 72;
     /** Version 1.2: the SHA-256 of the program's ELF object ends its record, after the map records. */
     public static final int ELF_SHA256_LENGTH = 32;
+    /** Version 1.4: the program's install mark (MARK_INSTALLED, section 4.4) follows the SHA-256. */
+    public static final int INSTALL_MARK_LENGTH = 32;
     public static final int MAP_STATS_RECORD_LENGTH = 32;
 
     // filter_prog OXM (section 6.1).

@@ -63,7 +63,9 @@ public final class ProgramInstaller {
         }
         final var load = FluentFuture.from(client.loadProgram(node, progId, program.elf(), replace, keepMaps));
         final ListenableFuture<Outcome> outcomeFuture = load
-            .transformAsync(ignored -> Futures.transform(writeInitialEntries(node, progId, program, 0),
+            .transformAsync(ignored -> Futures.transform(Futures.transformAsync(
+                writeInitialEntries(node, progId, program, 0), outcome -> markInstalled(node, progId, program, outcome),
+                MoreExecutors.directExecutor()),
                 outcome -> record(node, progId, program, origin, outcome), MoreExecutors.directExecutor()),
                 MoreExecutors.directExecutor())
             .catching(Throwable.class, cause -> {
@@ -99,6 +101,28 @@ public final class ProgramInstaller {
         state.programStatus(node, progId, program.name(), program.image().sha256(), outcome,
             outcome.isInstalled() ? fingerprint(program) : null);
         return outcome;
+    }
+
+    /**
+     * Once LOAD_PROG and every map write went through: MARK_INSTALLED with the install's fingerprint, which the switch
+     * keeps until the program is loaded again (docs/protocol.md 4.4). A controller that takes the switch over adopts
+     * the program only with that mark (SwitchSync): an install cut short between LOAD_PROG and its last UPDATE_MAP has
+     * none. The program runs complete even when the mark is not recorded (a switch older than protocol 1.4, a
+     * connection lost just now): it is installed, and a controller taking over loads it again.
+     */
+    private ListenableFuture<Outcome> markInstalled(final String node, final long progId,
+            final ResolvedProgram program, final Outcome outcome) {
+        if (!outcome.isInstalled()) {
+            return Futures.immediateFuture(outcome);
+        }
+        return Futures.catching(Futures.transform(
+            client.markInstalled(node, progId, HexFormat.of().parseHex(fingerprint(program))), ignored -> outcome,
+            MoreExecutors.directExecutor()), Throwable.class, failure -> {
+                LOG.warn("{}: program {} '{}' is installed, but the switch did not record it so ({}): a controller "
+                    + "that takes the switch over will load it again", node, progId, program.name(),
+                    failure.getMessage());
+                return outcome;
+            }, MoreExecutors.directExecutor());
     }
 
     private ListenableFuture<Outcome> writeInitialEntries(final String node, final long progId,

@@ -263,10 +263,14 @@ public final class SwitchSync {
      * Takes over a program the switch runs already, instead of loading it again (which would start its counters
      * afresh and write its parameters and initial entries over what the program made of them): when this member
      * has just become the switch's master (nothing is known loaded), the switch's answer to this connection's probe
-     * lists the program with the ELF's SHA-256 the configuration has, and the operational entry the previous
-     * master wrote says it installed the very ELF and map writes the configuration asks for now (its settings
-     * fingerprint). The switch's SHA-256 is the proof of what runs; the fingerprint, of what the controller wrote
-     * into its maps. A switch that restarted lists no program and gets it loaded.
+     * lists the program with the ELF's SHA-256 the configuration has, and with the install mark (protocol 1.4) that
+     * the controller which installed it sent after its last map write: the fingerprint of the very ELF and map
+     * writes the configuration asks for now. The switch clears the mark whenever the program is loaded again, so an
+     * install cut short between LOAD_PROG and its last UPDATE_MAP (the master died, the connection dropped) has
+     * none and is loaded again. The switch's own record is the proof, not what a previous master wrote into the
+     * operational datastore (which a whole-cluster restart empties, and which kept an older fingerprint while an
+     * install was under way). A switch that restarted lists no program and gets it loaded; a switch older than 1.4
+     * reports no mark and gets its programs loaded again (replace, keeping maps).
      */
     private boolean adopt(final String node, final long progId, final String name, final ResolvedProgram resolved) {
         final SwitchClient.ProgramStatistics running = support.running(node).get(progId);
@@ -275,14 +279,17 @@ public final class SwitchSync {
             return false;
         }
         final String fingerprint = ProgramInstaller.fingerprint(resolved);
-        final var reported = reportedProgram(node, progId);
-        if (reported.isEmpty() || !fingerprint.equals(reported.orElseThrow().getSettingsFingerprint())
-                || reported.orElseThrow().getProgram() == null
-                || !name.equals(reported.orElseThrow().getProgram().getValue())) {
+        if (running.installMark() == null || !running.installMark().equalsIgnoreCase(fingerprint)) {
+            LOG.info("{}: program {} '{}' runs with the configured ELF but {}: loading it again", node, progId, name,
+                running.installMark() == null ? "the switch keeps no install mark (protocol older than 1.4)"
+                    : "its install mark is not that of the configured map writes (an install cut short, or other "
+                        + "settings)");
             return false;
         }
         loaded.put(node, progId, new LoadedPrograms.Loaded(resolved, LoadedPrograms.Origin.CONFIG, fingerprint));
-        if (reported.orElseThrow().getStatus() != InstallStatus.Installed) {
+        final var reported = reportedProgram(node, progId);
+        if (reported.isEmpty() || reported.orElseThrow().getStatus() != InstallStatus.Installed
+                || !fingerprint.equals(reported.orElseThrow().getSettingsFingerprint())) {
             state.programStatus(node, progId, name, resolved.image().sha256(), Outcome.installed(), fingerprint);
         }
         LOG.info("{}: program {} '{}' runs already with the configured ELF and map writes: taken over, not loaded "

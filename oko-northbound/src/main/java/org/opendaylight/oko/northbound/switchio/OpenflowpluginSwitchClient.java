@@ -47,10 +47,12 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.prog.stats.reply.ProgStats;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoDeleteMapEntriesSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoLoadProgSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoMarkInstalledSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUnloadProgSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUpdateMapSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.delete.map.entries.sal.OkoDeleteMapEntriesBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.load.prog.sal.OkoLoadProgBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.mark.installed.sal.OkoMarkInstalledBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.unload.prog.sal.OkoUnloadProgBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.update.map.sal.OkoUpdateMapBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSalBuilder;
@@ -108,6 +110,12 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
     public ListenableFuture<Void> unloadProgram(final String node, final long progId, final boolean force) {
         return send(node, new OkoUnloadProgSalBuilder().setOkoUnloadProg(new OkoUnloadProgBuilder()
             .setProgId(programId(progId)).setForce(force).build()).build());
+    }
+
+    @Override
+    public ListenableFuture<Void> markInstalled(final String node, final long progId, final byte[] installMark) {
+        return send(node, new OkoMarkInstalledSalBuilder().setOkoMarkInstalled(new OkoMarkInstalledBuilder()
+            .setProgId(programId(progId)).setInstallMark(installMark.clone()).build()).build());
     }
 
     @Override
@@ -246,7 +254,8 @@ public final class OpenflowpluginSwitchClient implements SwitchClient {
                     m.requireMaxEntries().toJava(), m.requireEvictions().longValue(),
                     m.requireRefusedFull().longValue()))
                 .toList(),
-            prog.getElfSha256() == null ? null : HexFormat.of().formatHex(prog.getElfSha256()));
+            prog.getElfSha256() == null ? null : HexFormat.of().formatHex(prog.getElfSha256()),
+            prog.getInstallMark() == null ? null : HexFormat.of().formatHex(prog.getInstallMark()));
     }
 
     /** Entries in groups that fit one message each. */

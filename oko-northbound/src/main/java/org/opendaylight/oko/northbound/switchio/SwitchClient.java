@@ -33,22 +33,39 @@ public interface SwitchClient {
     /**
      * One program's statistics from a PROG_STATS reply; counters are unsigned 64-bit values. {@code elfSha256}: the
      * SHA-256 of the ELF object the program was loaded from, hexadecimal; null from a version 1.1 switch.
+     * {@code installMark}: the last MARK_INSTALLED since the program was loaded, hexadecimal (all zeros: none since);
+     * null from a switch older than version 1.4.
      */
     record ProgramStatistics(long progId, boolean jit, long runs, long matches, long errors, long timedRuns,
             long timedNs, long rules, long datapathFlows, long instructions, long memory, List<MapStatistics> maps,
-            String elfSha256) {
+            String elfSha256, String installMark) {
         public ProgramStatistics(final long progId, final boolean jit, final long runs, final long matches,
                 final long errors, final long timedRuns, final long timedNs, final long rules,
                 final long datapathFlows, final long instructions, final long memory,
                 final List<MapStatistics> maps) {
             this(progId, jit, runs, matches, errors, timedRuns, timedNs, rules, datapathFlows, instructions, memory,
-                maps, null);
+                maps, null, null);
+        }
+
+        public ProgramStatistics(final long progId, final boolean jit, final long runs, final long matches,
+                final long errors, final long timedRuns, final long timedNs, final long rules,
+                final long datapathFlows, final long instructions, final long memory,
+                final List<MapStatistics> maps, final String elfSha256) {
+            this(progId, jit, runs, matches, errors, timedRuns, timedNs, rules, datapathFlows, instructions, memory,
+                maps, elfSha256, null);
         }
     }
 
     ListenableFuture<Void> loadProgram(String node, long progId, byte[] elf, boolean replace, boolean keepMaps);
 
     ListenableFuture<Void> unloadProgram(String node, long progId, boolean force);
+
+    /**
+     * MARK_INSTALLED (docs/protocol.md 4.4): the install of the program is complete, with the settings the 32-byte
+     * {@code installMark} names; the switch keeps it until the program is loaded again. A switch older than protocol
+     * 1.4 fails it with {@link SwitchException.Kind#REFUSED} (BADEXPTYPE).
+     */
+    ListenableFuture<Void> markInstalled(String node, long progId, byte[] installMark);
 
     ListenableFuture<Void> updateMap(String node, long progId, int mapIndex, int keySize, int valueSize,
         List<Entry> entries);

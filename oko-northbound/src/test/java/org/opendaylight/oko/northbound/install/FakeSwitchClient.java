@@ -10,9 +10,12 @@ package org.opendaylight.oko.northbound.install;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.SettableFuture;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.opendaylight.oko.northbound.switchio.SwitchClient;
@@ -22,7 +25,9 @@ import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 
 /**
  * A switch for unit tests of the northbound's logic: records the messages it is sent, in order, as text, and
- * answers each with success, a refusal in the switch's words, or a future the test completes.
+ * answers each with success, a refusal in the switch's words, or a future the test completes. It also keeps what a
+ * real switch keeps of them (docs/protocol.md 4.4): per program the SHA-256 of the ELF loaded and its install mark,
+ * cleared by every load that goes through; with {@link #stateful} PROG_STATS reports that.
  */
 public final class FakeSwitchClient implements SwitchClient {
     public final List<String> sent = new CopyOnWriteArrayList<>();
@@ -30,19 +35,58 @@ public final class FakeSwitchClient implements SwitchClient {
     public final Map<String, String> refusals = new ConcurrentHashMap<>();
     /** When set, LOAD_PROG is answered only when the test completes this future. */
     volatile SettableFuture<Void> loadGate;
+    /** MARK_INSTALLED messages, as text ("openflow:1 mark 30 " and the mark in hex): kept apart from {@link #sent}. */
+    public final List<String> marks = new CopyOnWriteArrayList<>();
+    /** PROG_STATS answers from the programs the messages left on the switch, not from {@link #statistics}. */
+    volatile boolean stateful;
+    /** node, program id: the SHA-256 of the ELF loaded and the install mark (hex; all zeros when none). */
+    private final Map<String, Map<Long, String[]>> running = new ConcurrentHashMap<>();
 
     @Override
     public ListenableFuture<Void> loadProgram(final String node, final long progId, final byte[] elf,
             final boolean replace, final boolean keepMaps) {
         final ListenableFuture<Void> answer = answer("load", node + " load " + progId + (replace ? " replace" : "")
             + (keepMaps ? " keep-maps" : ""));
+        if (!refusals.containsKey("load")) {
+            programs(node).put(progId, new String[] {sha256(elf), "00".repeat(32)});
+        }
         final SettableFuture<Void> gate = loadGate;
         return gate == null ? answer : Futures.transformAsync(gate, ignored -> answer, Runnable::run);
     }
 
     @Override
     public ListenableFuture<Void> unloadProgram(final String node, final long progId, final boolean force) {
+        if (!refusals.containsKey("unload")) {
+            programs(node).remove(progId);
+        }
         return answer("unload", node + " unload " + progId + (force ? " force" : ""));
+    }
+
+    @Override
+    public ListenableFuture<Void> markInstalled(final String node, final long progId, final byte[] installMark) {
+        final String mark = HexFormat.of().formatHex(installMark);
+        marks.add(node + " mark " + progId + " " + mark);
+        final String refusal = refusals.get("mark");
+        final String[] program = programs(node).get(progId);
+        if (refusal == null && program != null) {
+            program[1] = mark;
+            return Futures.immediateVoidFuture();
+        }
+        return Futures.immediateFailedFuture(new SwitchException(refusal != null ? refusal
+            : "program " + progId + " is not loaded", SwitchException.Kind.REFUSED));
+    }
+
+    /** The programs a node runs, by id, as the messages left them. */
+    Map<Long, String[]> programs(final String node) {
+        return running.computeIfAbsent(node, n -> new ConcurrentHashMap<>());
+    }
+
+    private static String sha256(final byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
@@ -103,10 +147,18 @@ public final class FakeSwitchClient implements SwitchClient {
         sent.add(node + " stats " + progId);
         final String refusal = refusals.get("stats");
         final ListenableFuture<List<ProgramStatistics>> answer = refusal == null
-            ? Futures.immediateFuture(statistics)
+            ? Futures.immediateFuture(stateful ? runningStatistics(node, progId) : statistics)
             : Futures.immediateFailedFuture(new SwitchException(refusal, SwitchException.Kind.REFUSED));
         final SettableFuture<Void> gate = statsGate;
         return gate == null ? answer : Futures.transformAsync(gate, ignored -> answer, Runnable::run);
+    }
+
+    private List<ProgramStatistics> runningStatistics(final String node, final long progId) {
+        return new TreeMap<>(programs(node)).entrySet().stream()
+            .filter(e -> progId == 0 || e.getKey() == progId)
+            .map(e -> new ProgramStatistics(e.getKey(), true, 0, 0, 0, 0, 0, 0, 0, 1, 0, List.of(), e.getValue()[0],
+                e.getValue()[1]))
+            .toList();
     }
 
     @Override

@@ -235,23 +235,42 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertStatus(InstallStatus.Installed, "");
         final String sha256 = readStatus().orElseThrow().getSha256();
-        assertTrue(readStatus().orElseThrow().getSettingsFingerprint() != null, "no settings fingerprint recorded");
+        final String fingerprint = readStatus().orElseThrow().getSettingsFingerprint();
+        assertTrue(fingerprint != null, "no settings fingerprint recorded");
+        // After the last map write, the switch was told the install is complete, with its fingerprint.
+        assertEquals(List.of(NODE + " mark 30 " + fingerprint), client.marks);
 
         // Another member becomes master (here: this one, knowing nothing loaded). The switch lists the program
-        // with the configured ELF's SHA-256, the previous master's entry the configured map writes: nothing is
-        // sent but the probe.
+        // with the configured ELF's SHA-256 and the install mark of the configured map writes: nothing is sent but
+        // the probe.
         loaded.forgetSwitch(NODE);
         client.sent.clear();
-        client.statistics = List.of(running(sha256));
+        client.statistics = List.of(running(sha256, fingerprint));
         ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(List.of(NODE + " stats 0"), client.sent);
         assertTrue(loaded.get(NODE, PROG_ID).isPresent(), "the program taken over is not known loaded");
         assertStatus(InstallStatus.Installed, "");
 
+        // The configured ELF whose install was never marked complete (or was loaded again since) is loaded again.
+        loaded.forgetSwitch(NODE);
+        client.sent.clear();
+        client.statistics = List.of(running(sha256, "00".repeat(32)));
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
+            NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
+
+        // So is one on a switch older than protocol 1.4 (no install mark).
+        loaded.forgetSwitch(NODE);
+        client.sent.clear();
+        client.statistics = List.of(running(sha256, null));
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
+            NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
+
         // A different ELF on the switch (loaded by someone else) is replaced.
         loaded.forgetSwitch(NODE);
         client.sent.clear();
-        client.statistics = List.of(running("00".repeat(32)));
+        client.statistics = List.of(running("00".repeat(32), fingerprint));
         ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
             NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
@@ -260,7 +279,7 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         storeLimiter("7");
         loaded.forgetSwitch(NODE);
         client.sent.clear();
-        client.statistics = List.of(running(sha256));
+        client.statistics = List.of(running(sha256, fingerprint));
         ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
         assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
             NODE + " update 30 map 0 00000000=07000000000000000700000000000000"), client.sent);
@@ -274,8 +293,81 @@ class SwitchSyncTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(3, client.sent.size(), client.sent::toString);
     }
 
-    private static SwitchClient.ProgramStatistics running(final String sha256) {
-        return new SwitchClient.ProgramStatistics(PROG_ID, true, 10, 5, 0, 0, 0, 1, 0, 78, 0, List.of(), sha256);
+    private static SwitchClient.ProgramStatistics running(final String sha256, final String installMark) {
+        return new SwitchClient.ProgramStatistics(PROG_ID, true, 10, 5, 0, 0, 0, 1, 0, 78, 0, List.of(), sha256,
+            installMark);
+    }
+
+    /**
+     * Finding 9 of the durability issue: a reload that stopped between LOAD_PROG and its last UPDATE_MAP (here the
+     * master's connection dropped: the map write and the unload that follows it never reach the switch) leaves the
+     * switch running the configured ELF without the configured parameters. The operational entry still holds the
+     * fingerprint of the install before; a member that takes the switch over must load the program again, not adopt
+     * it.
+     */
+    @Test
+    void aReloadCutShortBeforeItsLastMapWriteIsLoadedAgainNotTakenOver() throws Exception {
+        client.stateful = true;
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+
+        // The rate goes to 7: the master loads the program again (replace, keep maps), then loses the switch.
+        client.refusals.put("update", "not connected");
+        client.refusals.put("unload", "not connected");
+        storeLimiter("7");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        waitFor(() -> readStatus().map(p -> p.getStatus() == InstallStatus.Failed).orElse(false),
+            "the cut-short reload is not 'failed': " + readStatus());
+        client.refusals.clear();
+
+        // The operator puts the rate back to 5 before another member masters the switch; the switch runs the
+        // configured ELF, its maps keep whatever the cut-short reload left.
+        storeLimiter("5");
+        loaded.forgetSwitch(NODE);
+        client.sent.clear();
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0", NODE + " load 30 replace keep-maps",
+            NODE + " update 30 map 0 " + PARAMS_5_5), client.sent);
+        assertStatus(InstallStatus.Installed, "");
+    }
+
+    /**
+     * The switch's mark is the proof of a complete install, not the operational datastore: after a whole-cluster
+     * restart (no operational entry at all) the program is taken over as it runs.
+     */
+    @Test
+    void aCompleteInstallIsTakenOverWithoutTheOperationalEntry() throws Exception {
+        client.stateful = true;
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
+        assertStatus(InstallStatus.Installed, "");
+
+        final var tx = getDataBroker().newWriteOnlyTransaction();
+        tx.delete(LogicalDatastoreType.OPERATIONAL, switchProgram());
+        tx.commit().get();
+        loaded.forgetSwitch(NODE);
+        client.sent.clear();
+        ownership.startReconciliation(TestDevices.device(NODE)).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " stats 0"), client.sent);
+        assertStatus(InstallStatus.Installed, "");
+        assertEquals(ProgramInstaller.fingerprint(loaded.get(NODE, PROG_ID).orElseThrow().program()),
+            readStatus().orElseThrow().getSettingsFingerprint());
+    }
+
+    /** A switch that cannot record the mark (older than 1.4) still gets a complete, installed program. */
+    @Test
+    void aSwitchThatCannotRecordTheMarkStillHasTheProgramInstalled() throws Exception {
+        client.refusals.put("mark", "OFPBRC_BAD_EXP_TYPE");
+        storeLimiter("5");
+        installOnSwitch("limiter");
+        sync.sync(NODE).get(10, TimeUnit.SECONDS);
+        assertEquals(List.of(NODE + " load 30 replace keep-maps", NODE + " update 30 map 0 " + PARAMS_5_5),
+            client.sent);
+        assertEquals(1, client.marks.size(), client.marks::toString);
+        assertStatus(InstallStatus.Installed, "");
     }
 
     @Test

@@ -11,14 +11,17 @@ import java.util.List;
 import org.opendaylight.oko.openflowjava.OkoConstants;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.OkoDeleteMapEntriesCaseBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.OkoLoadProgCaseBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.OkoMarkInstalledCaseBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.OkoUnloadProgCaseBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.OkoUpdateMapCaseBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.oko.delete.map.entries._case.OkoDeleteMapEntriesBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.oko.load.prog._case.OkoLoadProgBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.oko.mark.installed._case.OkoMarkInstalledBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.oko.unload.prog._case.OkoUnloadProgBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowjava.rev261122.experimenter.input.experimenter.data.of.choice.oko.update.map._case.OkoUpdateMapBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoDeleteMapEntriesSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoLoadProgSal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoMarkInstalledSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUnloadProgSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoUpdateMapSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.mp.request.input.experimenter.message.of.choice.OkoDumpMapsRequestSal;
@@ -53,6 +56,10 @@ public final class OkoConvertors {
                 .setOkoDeleteMapEntries(new OkoDeleteMapEntriesBuilder(
                     MessageConvertor.present(sal.getOkoDeleteMapEntries(), "oko-delete-map-entries")).build())
                 .build()),
+        new MessageConvertor<>(OkoMarkInstalledSal.class, OkoConstants.EXP_TYPE_MARK_INSTALLED,
+            sal -> new OkoMarkInstalledCaseBuilder()
+                .setOkoMarkInstalled(new OkoMarkInstalledBuilder(
+                    MessageConvertor.present(sal.getOkoMarkInstalled(), "oko-mark-installed")).build()).build()),
         // Multi-layer mode only: single-layer mode serializes the request with codec.singlelayer.
         new MessageConvertor<>(OkoDumpMapsRequestSal.class, OkoConstants.EXP_TYPE_DUMP_MAPS, dumpMaps::toRequestBody),
         new MessageConvertor<>(OkoProgStatsRequestSal.class, OkoConstants.EXP_TYPE_PROG_STATS,

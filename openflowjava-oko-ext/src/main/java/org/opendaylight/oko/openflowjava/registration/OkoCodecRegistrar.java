@@ -29,6 +29,7 @@ import org.opendaylight.oko.openflowjava.codec.message.DeleteMapEntriesCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsReplyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.DumpMapsRequestCodec;
 import org.opendaylight.oko.openflowjava.codec.message.LoadProgCodec;
+import org.opendaylight.oko.openflowjava.codec.message.MarkInstalledCodec;
 import org.opendaylight.oko.openflowjava.codec.message.ProgStatsReplyCodec;
 import org.opendaylight.oko.openflowjava.codec.message.ProgStatsRequestCodec;
 import org.opendaylight.oko.openflowjava.codec.message.ReplayMapsReplyCodec;
@@ -80,7 +81,7 @@ public final class OkoCodecRegistrar {
 
     /** Controller-to-switch and switch-to-controller message bodies, by exp_type. */
     private final List<AbstractBodyCodec<?>> messageCodecs = List.of(new LoadProgCodec(), new UnloadProgCodec(),
-        new UpdateMapCodec(), new DeleteMapEntriesCodec(), new SendMapsCodec());
+        new UpdateMapCodec(), new DeleteMapEntriesCodec(), new SendMapsCodec(), new MarkInstalledCodec());
     private final DumpMapsRequestCodec dumpMapsRequest = new DumpMapsRequestCodec();
     private final DumpMapsReplyCodec dumpMapsReply = new DumpMapsReplyCodec();
     private final DumpMapsConvertor dumpMapsConvertor = new DumpMapsConvertor();

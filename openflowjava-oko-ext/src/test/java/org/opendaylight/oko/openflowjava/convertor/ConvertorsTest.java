@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.opendaylight.oko.openflowjava.codec.action.SendMapsActionCodec;
 import org.opendaylight.oko.openflowjava.codec.match.FilterProgCodec;
 import org.opendaylight.oko.openflowjava.codec.message.LoadProgCodec;
+import org.opendaylight.oko.openflowjava.codec.message.MarkInstalledCodec;
 import org.opendaylight.oko.openflowjava.vectors.ProtocolVector;
 import org.opendaylight.openflowplugin.extension.api.exception.ConversionException;
 import org.opendaylight.openflowplugin.extension.api.path.ActionPath;
@@ -32,7 +33,10 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev26112
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.oko.send.maps.grouping.OkoSendMapsBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoLoadProgSal;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoLoadProgSalBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoMarkInstalledSal;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.OkoMarkInstalledSalBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.load.prog.sal.OkoLoadProgBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflowplugin.rev261122.send.experimenter.input.experimenter.message.of.choice.oko.mark.installed.sal.OkoMarkInstalledBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.openflowplugin.extension.general.rev140714.general.extension.grouping.ExtensionBuilder;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.common.Uint64;
@@ -103,6 +107,23 @@ class ConvertorsTest {
         assertArrayEquals(Arrays.copyOfRange(vector, EXPERIMENTER_HEADER, vector.length), ByteBufUtil.getBytes(out));
         assertEquals(1, convertor.getType().intValue());
         assertEquals(0x4F4B4F00L, convertor.getExperimenterId().getValue().longValue());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void markInstalledFromSendExperimenterIsTheMessageVector() throws ConversionException {
+        final byte[] vector = vector("mark_installed");
+        final byte[] mark = Arrays.copyOfRange(vector, 24, vector.length);
+        final var convertor = (MessageConvertor<OkoMarkInstalledSal>) convertors.messages().stream()
+            .filter(c -> c.salCase() == OkoMarkInstalledSal.class).findFirst().orElseThrow();
+        final var body = convertor.convert(new OkoMarkInstalledSalBuilder()
+            .setOkoMarkInstalled(new OkoMarkInstalledBuilder().setProgId(new ProgramId(Uint32.valueOf(7)))
+                .setInstallMark(mark).build())
+            .build(), null);
+        final var out = Unpooled.buffer();
+        new MarkInstalledCodec().serialize(body, out);
+        assertArrayEquals(Arrays.copyOfRange(vector, EXPERIMENTER_HEADER, vector.length), ByteBufUtil.getBytes(out));
+        assertEquals(9, convertor.getType().intValue());
     }
 
     @Test

@@ -9,6 +9,7 @@ package org.opendaylight.oko.openflowjava.codec.message;
 
 import static org.opendaylight.oko.openflowjava.OkoConstants.ELF_SHA256_LENGTH;
 import static org.opendaylight.oko.openflowjava.OkoConstants.EXP_TYPE_PROG_STATS;
+import static org.opendaylight.oko.openflowjava.OkoConstants.INSTALL_MARK_LENGTH;
 import static org.opendaylight.oko.openflowjava.OkoConstants.MAP_STATS_RECORD_LENGTH;
 import static org.opendaylight.oko.openflowjava.OkoConstants.MAX_MAPS;
 import static org.opendaylight.oko.openflowjava.OkoConstants.PROG_STATS_JIT;
@@ -52,9 +53,14 @@ public final class ProgStatsReplyCodec extends AbstractBodyCodec<OkoProgStatsRep
                     + maps.size() + " map records, at most " + MAX_MAPS);
             }
             final byte[] sha256 = prog.getElfSha256();
+            final byte[] installMark = prog.getInstallMark();
+            if (installMark != null && sha256 == null) {
+                throw new IllegalArgumentException("program " + prog.getProgId().getValue()
+                    + ": an install mark is sent only after the ELF's SHA-256 (version 1.4)");
+            }
             out.writeInt(prog.getProgId().getValue().intValue());
             out.writeShort(PROG_STATS_RECORD_LENGTH + MAP_STATS_RECORD_LENGTH * maps.size()
-                + (sha256 == null ? 0 : ELF_SHA256_LENGTH));
+                + (sha256 == null ? 0 : ELF_SHA256_LENGTH) + (installMark == null ? 0 : INSTALL_MARK_LENGTH));
             out.writeByte(maps.size());
             out.writeByte(Boolean.TRUE.equals(prog.getJit()) ? PROG_STATS_JIT : 0);
             out.writeLong(prog.requireRuns().longValue());
@@ -80,6 +86,9 @@ public final class ProgStatsReplyCodec extends AbstractBodyCodec<OkoProgStatsRep
             }
             if (sha256 != null) {
                 out.writeBytes(sha256);
+            }
+            if (installMark != null) {
+                out.writeBytes(installMark);
             }
         }
     }
@@ -108,9 +117,11 @@ public final class ProgStatsReplyCodec extends AbstractBodyCodec<OkoProgStatsRep
         final int mapCount = in.u8("n_maps");
         final int flags = in.u8("flags");
         final int mapsEnd = PROG_STATS_RECORD_LENGTH + MAP_STATS_RECORD_LENGTH * mapCount;
-        if (mapCount > MAX_MAPS || length != mapsEnd && length != mapsEnd + ELF_SHA256_LENGTH) {
+        if (mapCount > MAX_MAPS || length != mapsEnd && length != mapsEnd + ELF_SHA256_LENGTH
+                && length != mapsEnd + ELF_SHA256_LENGTH + INSTALL_MARK_LENGTH) {
             throw in.error("program record " + position + " has length " + length + " for " + mapCount
-                + " maps (72 + 32 per map, + 32 with the ELF's SHA-256; at most 64 maps)");
+                + " maps (72 + 32 per map, + 32 with the ELF's SHA-256, + 32 more with the install mark; at most 64"
+                + " maps)");
         }
         if ((flags & ~PROG_STATS_JIT) != 0) {
             throw in.error("program record " + position + " has undefined flags " + flags);
@@ -134,6 +145,9 @@ public final class ProgStatsReplyCodec extends AbstractBodyCodec<OkoProgStatsRep
         }
         if (length > mapsEnd) {
             prog.setElfSha256(in.bytes(ELF_SHA256_LENGTH, "elf_sha256"));
+        }
+        if (length > mapsEnd + ELF_SHA256_LENGTH) {
+            prog.setInstallMark(in.bytes(INSTALL_MARK_LENGTH, "install_mark"));
         }
         return prog.setMapStats(maps).build();
     }
