@@ -622,6 +622,6 @@ public final class ConfigurationStore implements AutoCloseable {
     /** While the store starts: whether a commit only puts back what the store holds (the restore's own). */
     private static boolean isRestore(final StoredConfiguration config, final List<UnitChange> changes) {
         return changes.stream().allMatch(change -> change.after() != null
-            && Objects.equals(config.unit(change.path()), change.after()));
+            && Objects.equals(config.subtree(change.path()), change.after()));
     }
 }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -400,8 +401,18 @@ final class StoreLog implements AutoCloseable {
         if (fresh.isEmpty()) {
             return;
         }
-        files.append(encode(CHANGE, 0, fresh));
-        stored.applyAll(StoredConfiguration.plain(fresh));
+        // A unit of a newer commit inside or around a unit of this older one (a flow the cohort changed since, in a
+        // node this commit wrote whole; a node the cohort deleted since, around a flow this commit wrote) is
+        // written again after it, as the store holds it now: reading the record back ends where the datastore is.
+        final List<UnitChange> again = newer.stream()
+            .filter(path -> fresh.stream().anyMatch(unit -> unit.path().contains(path) || path.contains(unit.path())))
+            .sorted(Comparator.comparingInt(path -> path.getPathArguments().size()))
+            .map(path -> new UnitChange(path, null, stored.subtree(path)))
+            .toList();
+        final List<UnitChange> record = new ArrayList<>(fresh);
+        record.addAll(again);
+        files.append(encode(CHANGE, 0, record));
+        stored.applyAll(StoredConfiguration.plain(record));
         versions.computeIfPresent(root, (key, version) -> version.andFollowed());
         notificationsWritten++;
         LOG.debug("Notified of a commit this member's cohort did not make: {} of its {} units written ({} so far)",

@@ -13,12 +13,18 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.Table;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.Flow;
+import org.opendaylight.yangtools.yang.common.QName;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifier;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier.NodeIdentifierWithPredicates;
@@ -31,16 +37,25 @@ import org.opendaylight.yangtools.yang.data.codec.binfmt.NormalizedNodeDataInput
 import org.opendaylight.yangtools.yang.data.codec.binfmt.NormalizedNodeStreamVersion;
 import org.opendaylight.yangtools.yang.data.spi.node.ImmutableNodes;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidateNode;
+import org.opendaylight.yangtools.yang.data.tree.api.ModificationType;
 
 /**
  * The stored configuration of a few subtrees ("roots", each a container), kept as units: one per entry of a list
- * directly under a root (a program, a switch, an inventory node), and one per other child of a root. A change to
- * one switch's entry is then one unit, whatever the number of switches: what the store writes per change is
- * proportional to the change. A {@link Change} replaces everything at or below its path.
+ * directly under a root (a program, a switch, an inventory node), one per other child of a root, and one per entry
+ * of the lists {@link #INNER_UNIT_LISTS} names inside such an entry (an inventory node's tables, a table's flows). A
+ * unit that has units inside it keeps only its own part (the entry without those lists). A change to one switch's
+ * entry, or to one flow, is then one unit, whatever the number of switches or flows: what the store writes per
+ * change is proportional to the change. A {@link Change} replaces everything at or below its path.
  *
  * <p>Not thread-safe: its owner serializes the calls.
  */
 final class StoredConfiguration {
+    /**
+     * Lists whose entries are units of their own inside the unit that holds them: an inventory node's tables and a
+     * table's flows (a node holds thousands of flows, each written on its own).
+     */
+    static final Set<QName> INNER_UNIT_LISTS = Set.of(Table.QNAME, Flow.QNAME);
+
     /** Everything at or below {@code path} becomes {@code data} (nothing when null). */
     record Change(YangInstanceIdentifier path, NormalizedNode data) {
     }
@@ -64,7 +79,10 @@ final class StoredConfiguration {
     }
 
     private final List<YangInstanceIdentifier> roots;
+    /** Each unit's data; a unit with units inside it: its own part. */
     private final Map<YangInstanceIdentifier, NormalizedNode> units = new HashMap<>();
+    /** The units directly inside each unit that has any. A unit inside another exists only while that one does. */
+    private final Map<YangInstanceIdentifier, Set<YangInstanceIdentifier>> inner = new HashMap<>();
 
     StoredConfiguration(final List<YangInstanceIdentifier> roots) {
         this.roots = List.copyOf(roots);
@@ -80,14 +98,9 @@ final class StoredConfiguration {
 
     void apply(final Change change) {
         final YangInstanceIdentifier path = change.path();
-        final int depth = depth(path);
-        if (depth == 2) {
-            units.remove(path);                                     // a list entry: nothing below it is a unit
-        } else {
-            units.keySet().removeIf(path::contains);
-        }
+        remove(path);
         if (change.data() != null) {
-            split(path, depth, change.data());
+            split(path, depth(path), change.data());
         }
     }
 
@@ -95,18 +108,104 @@ final class StoredConfiguration {
         changes.forEach(this::apply);
     }
 
+    /** Removes everything at or below {@code path}. */
+    private void remove(final YangInstanceIdentifier path) {
+        if (units.containsKey(path)) {
+            removeUnit(path);
+        } else if (isEntryUnitPath(path)) {
+            return;                                     // an entry not stored has nothing stored inside it
+        } else if (isInnerListPath(path)) {
+            final Set<YangInstanceIdentifier> siblings = inner.get(path.getParent());
+            if (siblings != null) {
+                List.copyOf(siblings).stream().filter(path::contains).forEach(this::removeUnit);
+            }
+        } else {                                        // a root, a list under it: rare, whole subtrees
+            for (YangInstanceIdentifier unit : List.copyOf(units.keySet())) {
+                if (path.contains(unit) && units.containsKey(unit)) {
+                    removeUnit(unit);
+                }
+            }
+        }
+    }
+
+    private void removeUnit(final YangInstanceIdentifier path) {
+        units.remove(path);
+        final Set<YangInstanceIdentifier> inside = inner.remove(path);
+        if (inside != null) {
+            inside.forEach(this::removeUnit);
+        }
+        final YangInstanceIdentifier holder = holder(path);
+        if (holder != null) {
+            final Set<YangInstanceIdentifier> siblings = inner.get(holder);
+            if (siblings != null) {
+                siblings.remove(path);
+                if (siblings.isEmpty()) {
+                    inner.remove(holder);
+                }
+            }
+        }
+    }
+
     private void split(final YangInstanceIdentifier path, final int depth, final NormalizedNode data) {
         if (depth == 0 && data instanceof ContainerNode container) {
             for (DataContainerChild child : container.body()) {
                 split(path.node(child.name()), 1, child);
             }
-        } else if (depth == 1 && data instanceof SystemMapNode map) {
+        } else if ((depth == 1 || isInnerListPath(path)) && data instanceof SystemMapNode map) {
             for (MapEntryNode entry : map.body()) {
-                units.put(path.node(entry.name()), entry);
+                putEntry(path.node(entry.name()), entry);
             }
+        } else if (isEntryUnitPath(path) && data instanceof MapEntryNode entry) {
+            putEntry(path, entry);
         } else {
             units.put(path, data);
         }
+    }
+
+    /** Stores an entry as a unit: its own part, and each entry of its inner lists as a unit inside it. */
+    private void putEntry(final YangInstanceIdentifier path, final MapEntryNode entry) {
+        final YangInstanceIdentifier holder = holder(path);
+        if (holder != null && !units.containsKey(holder)) {
+            // Cannot be in the datastore without the entry that holds it. Only an older commit written after a
+            // newer one (StoreLog.notified) makes one, and the newer units written after it remove it again.
+            return;
+        }
+        final var own = ImmutableNodes.newMapEntryBuilder().withNodeIdentifier(entry.name());
+        final List<SystemMapNode> lists = new ArrayList<>();
+        for (DataContainerChild child : entry.body()) {
+            if (child instanceof SystemMapNode list && INNER_UNIT_LISTS.contains(list.name().getNodeType())) {
+                lists.add(list);
+            } else {
+                own.withChild(child);
+            }
+        }
+        units.put(path, lists.isEmpty() ? entry : own.build());
+        if (holder != null) {
+            inner.computeIfAbsent(holder, key -> new HashSet<>()).add(path);
+        }
+        for (SystemMapNode list : lists) {
+            for (MapEntryNode child : list.body()) {
+                putEntry(path.node(list.name()).node(child.name()), child);
+            }
+        }
+    }
+
+    /** Whether {@code path} names an entry that is a unit: of a list under a root, or of an inner list. */
+    private boolean isEntryUnitPath(final YangInstanceIdentifier path) {
+        final int depth = depth(path);
+        return depth == 2 || depth > 2 && path.getLastPathArgument() instanceof NodeIdentifierWithPredicates
+            && isInnerListPath(path.getParent());
+    }
+
+    /** Whether {@code path} names an inner list (of {@link #INNER_UNIT_LISTS}) of an entry that is a unit. */
+    private boolean isInnerListPath(final YangInstanceIdentifier path) {
+        return depth(path) > 2 && path.getLastPathArgument() instanceof NodeIdentifier list
+            && INNER_UNIT_LISTS.contains(list.getNodeType()) && isEntryUnitPath(path.getParent());
+    }
+
+    /** The unit an inner unit is inside of; null for a unit directly under a root. */
+    private YangInstanceIdentifier holder(final YangInstanceIdentifier path) {
+        return depth(path) > 2 && isEntryUnitPath(path) ? path.getParent().getParent() : null;
     }
 
     /** Whether {@code path} is at or below one of the stored roots. */
@@ -120,14 +219,70 @@ final class StoredConfiguration {
             () -> new IllegalArgumentException(path + " is not under any stored root " + roots));
     }
 
-    /** The stored data of one unit (an entry or another child of a root), or null. */
+    /** The stored data of one unit (an entry or another child of a root), without the units inside it; or null. */
     NormalizedNode unit(final YangInstanceIdentifier path) {
         return units.get(path);
     }
 
-    /** Every unit, as changes that put them back. */
+    /**
+     * Everything stored at {@code path} as the datastore would hold it there: a unit with the units inside it, a
+     * list of units, a root; null when nothing is.
+     */
+    NormalizedNode subtree(final YangInstanceIdentifier path) {
+        if (units.containsKey(path)) {
+            return assemble(path);
+        }
+        if (roots.contains(path)) {
+            return root(path).orElse(null);
+        }
+        final List<YangInstanceIdentifier> entries;
+        if (isInnerListPath(path)) {
+            entries = inner.getOrDefault(path.getParent(), Set.of()).stream().filter(path::contains).toList();
+        } else if (depth(path) == 1) {
+            entries = units.keySet().stream().filter(unit -> path.contains(unit) && depth(unit) == 2).toList();
+        } else {
+            return null;
+        }
+        if (entries.isEmpty()) {
+            return null;
+        }
+        final var list = ImmutableNodes.newSystemMapBuilder()
+            .withNodeIdentifier((NodeIdentifier) path.getLastPathArgument());
+        entries.forEach(entry -> list.withChild((MapEntryNode) assemble(entry)));
+        return list.build();
+    }
+
+    /** A unit with the units inside it, as one entry. */
+    private NormalizedNode assemble(final YangInstanceIdentifier path) {
+        final NormalizedNode own = units.get(path);
+        final Set<YangInstanceIdentifier> inside = inner.get(path);
+        if (inside == null || !(own instanceof MapEntryNode entry)) {
+            return own;
+        }
+        final Map<NodeIdentifier, List<MapEntryNode>> lists = new LinkedHashMap<>();
+        for (YangInstanceIdentifier unit : inside) {
+            lists.computeIfAbsent((NodeIdentifier) unit.getParent().getLastPathArgument(), key -> new ArrayList<>())
+                .add((MapEntryNode) assemble(unit));
+        }
+        final var whole = ImmutableNodes.newMapEntryBuilder().withNodeIdentifier(entry.name()).withValue(entry.body());
+        for (var list : lists.entrySet()) {
+            whole.withChild(ImmutableNodes.newSystemMapBuilder().withNodeIdentifier(list.getKey())
+                .withValue(list.getValue()).build());
+        }
+        return whole.build();
+    }
+
+    /**
+     * Every unit, as changes that put them back, a unit before the units inside it (each change replaces what is
+     * below its path).
+     */
     List<Change> allUnits() {
-        return units.entrySet().stream().map(unit -> new Change(unit.getKey(), unit.getValue())).toList();
+        return outermostFirst(units.keySet().stream());
+    }
+
+    private List<Change> outermostFirst(final java.util.stream.Stream<YangInstanceIdentifier> paths) {
+        return paths.sorted(Comparator.comparingInt(StoredConfiguration::length))
+            .map(path -> new Change(path, units.get(path))).toList();
     }
 
     /** Whether both hold the same units with the same data. */
@@ -135,24 +290,14 @@ final class StoredConfiguration {
         return units.equals(other.units);
     }
 
-    /**
-     * Whether applying {@code change} would change nothing: a unit with the same data, or a root or list that
-     * holds exactly what the change puts there.
-     */
+    /** Whether applying {@code change} would change nothing. */
     boolean holds(final Change change) {
-        final StoredConfiguration after = new StoredConfiguration(roots);
-        if (depth(change.path()) >= 2) {
-            return Objects.equals(units.get(change.path()), change.data());
-        }
-        after.units.putAll(units);
-        after.apply(change);
-        return after.units.equals(units);
+        return Objects.equals(subtree(change.path()), change.data());
     }
 
-    /** The units below {@code root}, as changes that put them back. */
+    /** The units below {@code root}, as changes that put them back, a unit before the units inside it. */
     List<Change> units(final YangInstanceIdentifier root) {
-        return units.entrySet().stream().filter(unit -> root.contains(unit.getKey()))
-            .map(unit -> new Change(unit.getKey(), unit.getValue())).toList();
+        return outermostFirst(units.keySet().stream().filter(root::contains));
     }
 
     /** How far {@code path} is below its root (0 for the root itself). */
@@ -181,7 +326,11 @@ final class StoredConfiguration {
         return unitChanges(root, node).stream().map(unit -> new Change(unit.path(), unit.before())).toList();
     }
 
-    /** The units a commit changes below one root, each with its data before and after. */
+    /**
+     * The units a commit changes below one root, each with its data before and after. An entry some of whose units
+     * inside it changed, and nothing of its own part, is the change of those units; an entry whose own part changed
+     * (a leaf of an inventory node) is one change, with everything inside it.
+     */
     static List<UnitChange> unitChanges(final YangInstanceIdentifier root, final DataTreeCandidateNode node) {
         final var out = new ArrayList<UnitChange>();
         collect(root, node, 0, out);
@@ -197,9 +346,19 @@ final class StoredConfiguration {
             case APPEARED:                          // made by a write below it (a first entry)
             case DISAPPEARED:                       // gone with its last entry
                 final NormalizedNode shape = node.dataAfter() != null ? node.dataAfter() : node.dataBefore();
-                if (depth == 0 && shape instanceof ContainerNode || depth == 1 && shape instanceof SystemMapNode) {
+                if (depth == 0 && shape instanceof ContainerNode || depth == 1 && shape instanceof SystemMapNode
+                        || depth > 2 && shape instanceof SystemMapNode map
+                            && INNER_UNIT_LISTS.contains(map.name().getNodeType())) {
                     for (DataTreeCandidateNode child : node.childNodes()) {
                         collect(path.node(child.name()), child, depth + 1, out);
+                    }
+                    return;
+                }
+                if (depth >= 2 && shape instanceof MapEntryNode && onlyInnerListsChanged(node)) {
+                    for (DataTreeCandidateNode child : node.childNodes()) {
+                        if (isInnerList(child)) {
+                            collect(path.node(child.name()), child, depth + 1, out);
+                        }
                     }
                     return;
                 }
@@ -210,6 +369,27 @@ final class StoredConfiguration {
         }
     }
 
+    private static boolean isInnerList(final DataTreeCandidateNode child) {
+        return child.name() instanceof NodeIdentifier list && INNER_UNIT_LISTS.contains(list.getNodeType());
+    }
+
+    /**
+     * Whether the only children of an entry that changed are inner lists (its own part is as it was). A merge
+     * writes the entry's key leaf again with the value it has: that is no change.
+     */
+    private static boolean onlyInnerListsChanged(final DataTreeCandidateNode entry) {
+        boolean any = false;
+        for (DataTreeCandidateNode child : entry.childNodes()) {
+            if (isInnerList(child)) {
+                any |= child.modificationType() != ModificationType.UNMODIFIED;
+            } else if (child.modificationType() != ModificationType.UNMODIFIED
+                    && (child.dataBefore() == null || !child.dataBefore().equals(child.dataAfter()))) {
+                return false;
+            }
+        }
+        return any;
+    }
+
     /** The stored data of one root, as a container to write in its place; empty when nothing is stored there. */
     Optional<ContainerNode> root(final YangInstanceIdentifier root) {
         final var builder = ImmutableNodes.newContainerBuilder()
@@ -218,15 +398,15 @@ final class StoredConfiguration {
         boolean any = false;
         for (var unit : units.entrySet()) {
             final YangInstanceIdentifier path = unit.getKey();
-            if (!root.contains(path)) {
+            if (!root.contains(path) || length(path) - length(root) > 2) {
                 continue;
             }
             any = true;
             if (length(path) - length(root) == 2
                     && path.getLastPathArgument() instanceof NodeIdentifierWithPredicates
-                    && unit.getValue() instanceof MapEntryNode entry) {
+                    && unit.getValue() instanceof MapEntryNode) {
                 lists.computeIfAbsent((NodeIdentifier) path.getParent().getLastPathArgument(),
-                    key -> new ArrayList<>()).add(entry);
+                    key -> new ArrayList<>()).add((MapEntryNode) assemble(path));
             } else {
                 builder.withChild((DataContainerChild) unit.getValue());
             }

@@ -27,7 +27,20 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.UnitChange;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNode;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNodeBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.Table;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.TableBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.TableKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.Flow;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.FlowBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.FlowKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchBuilder;
@@ -35,6 +48,9 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Swit
 import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
+import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.yang.common.Uint16;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 
@@ -50,7 +66,8 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
     void setUp() throws Exception {
         setup();
         codec = getDataBrokerTestCustomizer().getAdapterContext().currentSerializer();
-        roots = List.of(codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build()));
+        roots = List.of(codec.toYangInstanceIdentifier(DataObjectReference.builder(Switches.class).build()),
+            codec.toYangInstanceIdentifier(DataObjectReference.builder(Nodes.class).build()));
     }
 
     private YangInstanceIdentifier root() {
@@ -209,6 +226,61 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             assertEquals(1, log.notificationCounts()[1]);
         }
         assertEquals(0, reopen().size());
+    }
+
+    private static DataObjectIdentifier<Node> nodeRef(final String node) {
+        return DataObjectIdentifier.builder(Nodes.class).child(Node.class, new NodeKey(
+            new org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId(node))).build();
+    }
+
+    private DataObjectIdentifier<Flow> flowRef(final String flow) {
+        return nodeRef("openflow:1").toBuilder().augmentation(FlowCapableNode.class)
+            .child(Table.class, new TableKey(Uint8.ZERO)).child(Flow.class, new FlowKey(new FlowId(flow))).build();
+    }
+
+    private static Flow flow(final String id, final int priority) {
+        return new FlowBuilder().setId(new FlowId(id)).setTableId(Uint8.ZERO).setPriority(Uint16.valueOf(priority))
+            .build();
+    }
+
+    /** Node openflow:1, table 0 with flows a and b of these priorities, written whole. */
+    private UnitChange putNode(final int priorityA, final int priorityB) {
+        final var node = new NodeBuilder().setId(
+            new org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId("openflow:1"))
+            .addAugmentation(new FlowCapableNodeBuilder().setTable(BindingMap.of(new TableBuilder().setId(Uint8.ZERO)
+                .setFlow(BindingMap.of(flow("a", priorityA), flow("b", priorityB))).build())).build())
+            .build();
+        return new UnitChange(codec.toYangInstanceIdentifier(nodeRef("openflow:1")), null,
+            codec.toNormalizedDataObject(nodeRef("openflow:1"), node).node());
+    }
+
+    private UnitChange putFlow(final String id, final int priority) {
+        return new UnitChange(codec.toYangInstanceIdentifier(flowRef(id)), null,
+            codec.toNormalizedDataObject(flowRef(id), flow(id, priority)).node());
+    }
+
+    /**
+     * Flows are units of their own (finding 11); a node whose own part changed is one unit with its flows. A
+     * commit of another member that wrote a whole node, notified after this member's cohort committed a newer change
+     * of one of its flows, must not bring that flow's older value back: the log ends with the newer one.
+     */
+    @Test
+    void anOlderWholeNodeNotifiedAfterANewerFlowKeepsTheNewerFlow() throws IOException {
+        final var nodes = roots.get(1);
+        try (StoreLog log = create()) {
+            final var first = List.of(putNode(1, 1));
+            log.commit(log.prepare(nodes, 1, null, first));                 // this member's first commit in term 1
+            log.notified(nodes, first);
+            final var newer = List.of(putFlow("a", 2));
+            log.commit(log.prepare(nodes, 1, null, newer));
+            // Another member's commit, applied before the newer one, notified only now: node written whole,
+            // flow b at 3, flow a as it was then.
+            log.notified(nodes, List.of(putNode(1, 3)));
+            log.notified(nodes, newer);
+            final var expected = putNode(2, 3).after();
+            assertEquals(expected, log.read(stored -> stored.subtree(putNode(2, 3).path())));
+        }
+        assertEquals(putNode(2, 3).after(), reopen().subtree(putNode(2, 3).path()));
     }
 
     /**

@@ -22,8 +22,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNode;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNodeBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowId;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.Table;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.TableBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.TableKey;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.Flow;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.FlowBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.table.FlowKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.Node;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeBuilder;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.LibraryFilterName;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.ProgramName;
@@ -41,7 +53,9 @@ import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.yang.common.Uint16;
 import org.opendaylight.yangtools.yang.common.Uint32;
+import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTree;
@@ -67,6 +81,8 @@ class StoredConfigurationTest extends AbstractConcurrentDataBrokerTest {
     private StoredConfiguration live;
     /** The bytes the last commit appended to the log. */
     private long lastAppend;
+    /** The changes of the last commit. */
+    private List<Change> lastChanges = List.of();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -127,6 +143,7 @@ class StoredConfigurationTest extends AbstractConcurrentDataBrokerTest {
             live.applyAll(changes);
         }
         lastAppend = files.logBytes() - before;
+        lastChanges = changes;
     }
 
     /** What the store's files say after a stop, read by a new process, equals the data tree, root by root. */
@@ -210,6 +227,117 @@ class StoredConfigurationTest extends AbstractConcurrentDataBrokerTest {
             appended[fleet == 10 ? 0 : 1] = lastAppend;
         }
         assertEquals(appended[0], appended[1], "bytes appended for one switch's change, 10 and 1000 switches");
+        assertStoredEqualsTheDatastore();
+    }
+
+    private static DataObjectIdentifier<Node> nodePath(final String node) {
+        return DataObjectIdentifier.builder(Nodes.class).child(Node.class, new NodeKey(
+            new org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId(node))).build();
+    }
+
+    private static DataObjectIdentifier<Table> tablePath(final String node, final int table) {
+        return nodePath(node).toBuilder().augmentation(FlowCapableNode.class)
+            .child(Table.class, new TableKey(Uint8.valueOf(table))).build();
+    }
+
+    private static DataObjectIdentifier<Flow> flowPath(final String node, final int table, final String flow) {
+        return tablePath(node, table).toBuilder().child(Flow.class, new FlowKey(new FlowId(flow))).build();
+    }
+
+    private static Flow flow(final int table, final String id, final int priority) {
+        return new FlowBuilder().setId(new FlowId(id)).setTableId(Uint8.valueOf(table))
+            .setPriority(Uint16.valueOf(priority)).build();
+    }
+
+    private static Table table(final int id, final Flow... flows) {
+        return new TableBuilder().setId(Uint8.valueOf(id)).setFlow(BindingMap.of(flows)).build();
+    }
+
+    private Consumer<DataTreeModification> putNode(final String node, final String hardware, final Table... tables) {
+        final var ref = nodePath(node);
+        final var data = data(ref, new NodeBuilder().setId(
+            new org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId(node))
+            .addAugmentation(new FlowCapableNodeBuilder().setHardware(hardware).setTable(BindingMap.of(tables))
+                .build())
+            .build());
+        return modification -> modification.write(path(ref), data);
+    }
+
+    private Consumer<DataTreeModification> putFlow(final String node, final Flow flow) {
+        final var ref = flowPath(node, flow.getTableId().toJava(), flow.getId().getValue());
+        final var data = data(ref, flow);
+        return modification -> modification.write(path(ref), data);
+    }
+
+    /** As openflowplugin's users write flows: merged with the table (and the node) it needs. */
+    private Consumer<DataTreeModification> mergeTable(final String node, final Table table) {
+        final var ref = tablePath(node, table.getId().toJava());
+        final var data = data(ref, table);
+        return modification -> modification.merge(path(ref), data);
+    }
+
+    @Test
+    void flowsAreUnitsOfTheirOwnAndEveryKindOfWriteReadsBack() throws Exception {
+        final var nodes = roots.get(2);
+        commit(putNode("openflow:1", "hw1", table(0, flow(0, "a", 1), flow(0, "b", 2)), table(1)));
+        commit(putNode("openflow:2", "hw2", table(0, flow(0, "x", 1))));
+        assertStoredEqualsTheDatastore();
+        // node own part, tables, flows: each a unit
+        assertEquals(2 + 3 + 3, live.units(nodes).size(), live.units(nodes)::toString);
+
+        commit(mergeTable("openflow:1", table(0, flow(0, "c", 3))));               // a flow added
+        assertEquals(List.of(path(flowPath("openflow:1", 0, "c"))), lastChanges.stream().map(Change::path).toList());
+        commit(putFlow("openflow:1", flow(0, "a", 7)));                           // one replaced
+        assertEquals(List.of(path(flowPath("openflow:1", 0, "a"))), lastChanges.stream().map(Change::path).toList());
+        commit(modification -> modification.delete(path(flowPath("openflow:1", 0, "b"))));   // one deleted
+        assertEquals(List.of(new Change(path(flowPath("openflow:1", 0, "b")), null)), lastChanges);
+        commit(mergeTable("openflow:1", table(2, flow(2, "d", 1))));               // a new table with a flow
+        assertEquals(List.of(path(tablePath("openflow:1", 2))), lastChanges.stream().map(Change::path).toList());
+        assertStoredEqualsTheDatastore();
+
+        commit(modification -> modification.delete(path(tablePath("openflow:1", 1))));       // an empty table
+        commit(modification -> modification.delete(path(tablePath("openflow:1", 0))));       // a table with flows
+        assertStoredEqualsTheDatastore();
+
+        // The node's own part (a leaf) changes: one change of the whole node, flows kept.
+        final var nodeRef = nodePath("openflow:2");
+        final var merged = data(nodeRef, new NodeBuilder().setId(
+            new org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId("openflow:2"))
+            .addAugmentation(new FlowCapableNodeBuilder().setHardware("hw2-b").build()).build());
+        commit(modification -> modification.merge(path(nodeRef), merged));
+        assertEquals(List.of(path(nodePath("openflow:2"))), lastChanges.stream().map(Change::path).toList());
+        assertStoredEqualsTheDatastore();
+
+        commit(modification -> modification.delete(path(nodePath("openflow:1"))));           // a node with flows
+        assertStoredEqualsTheDatastore();
+        commit(putFlow("openflow:2", flow(0, "y", 1)));
+        final var whole = tree.takeSnapshot().readNode(nodes).orElseThrow();
+        commit(modification -> modification.delete(nodes));
+        assertStoredEqualsTheDatastore();
+        commit(modification -> modification.write(nodes, whole));                   // written whole
+        assertStoredEqualsTheDatastore();
+        assertEquals(1 + 1 + 2, live.units(nodes).size(), live.units(nodes)::toString);
+
+        // What a restore puts back, outermost first, builds the same configuration again.
+        final var again = new StoredConfiguration(roots);
+        again.applyAll(live.allUnits());
+        assertTrue(again.sameUnits(live));
+        assertEquals(live.root(nodes), again.root(nodes));
+    }
+
+    @Test
+    void oneFlowsChangeWritesTheSameWhateverTheNumberOfFlows() throws Exception {
+        commit(putNode("openflow:1", "hw", table(0)));
+        final long[] appended = new long[2];
+        int configured = 0;
+        for (int flows : new int[] { 10, 1000 }) {
+            for (; configured < flows; configured++) {
+                commit(putFlow("openflow:1", flow(0, String.format("f%04d", configured), 1)));
+            }
+            commit(putFlow("openflow:1", flow(0, String.format("f%04d", flows / 2), 9)));
+            appended[flows == 10 ? 0 : 1] = lastAppend;
+        }
+        assertEquals(appended[0], appended[1], "bytes appended for one flow's change, 10 and 1000 flows in the node");
         assertStoredEqualsTheDatastore();
     }
 
