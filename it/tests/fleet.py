@@ -9,8 +9,9 @@ Each simulated switch has a datapath id and connects to every controller address
 as Open vSwitch does with several controllers). It completes the handshake, answers what OpenDaylight asks
 (features, multipart, role, barrier, echo), and speaks Oko with state, per switch: LOAD_PROG keeps the program
 (its ELF's SHA-256, replacing or refusing as docs/protocol.md 4.1 says), UNLOAD_PROG drops it, UPDATE_MAP and
-DELETE_MAP_ENTRIES change its maps' entries, DUMP_MAPS returns them (5.5), PROG_STATS (version 1.2) lists the
-programs with their SHA-256, REPLAY_MAPS answers that nothing is retained (a simulated switch sends no events),
+DELETE_MAP_ENTRIES change its maps' entries, DUMP_MAPS returns them (5.5), MARK_INSTALLED marks a program installed
+until it is loaded again (4.4), PROG_STATS (version 1.4) lists the programs with their SHA-256 and install mark,
+REPLAY_MAPS answers that nothing is retained (a simulated switch sends no events),
 FLOW_MOD adds and deletes flows, which the flow statistics report back; a flow whose
 match names a program (filter_prog, 6.1) the switch has not loaded is refused with OKO_EC_UNKNOWN_PROG, as the
 patched Open vSwitch does. What each switch received, and when, is
@@ -40,7 +41,8 @@ OFPET_EXPERIMENTER = 0xFFFF
 
 # docs/protocol.md
 OKO_EXPERIMENTER = 0x4F4B4F00
-LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, DUMP_MAPS, PROG_STATS, REPLAY_MAPS = 1, 2, 3, 4, 6, 7, 8
+LOAD_PROG, UNLOAD_PROG, UPDATE_MAP, DELETE_MAP_ENTRIES, DUMP_MAPS, PROG_STATS, REPLAY_MAPS, MARK_INSTALLED = (
+    1, 2, 3, 4, 6, 7, 8, 9)
 OKO_LOAD_REPLACE = 0x0001
 OKO_DELETE_ALL = 0x01
 OKO_EC_BAD_MESSAGE, OKO_EC_PROG_EXISTS, OKO_EC_UNKNOWN_PROG = 1, 4, 5
@@ -53,6 +55,7 @@ PROBE_INTERVAL = 5                      # s, Open vSwitch's default inactivity p
 class Program:
     def __init__(self, elf):
         self.sha256 = hashlib.sha256(elf).digest()
+        self.install_mark = bytes(32)   # MARK_INSTALLED's, cleared by every load (a new Program)
         self.maps = {}                  # map index -> {key bytes: value bytes}
         self.sizes = {}                 # map index -> (key_size, value_size), from the first UPDATE_MAP
 
@@ -212,6 +215,13 @@ class Connection:
                 self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
         elif exp_type in (UPDATE_MAP, DELETE_MAP_ENTRIES):
             self.map_message(xid, exp_type, msg)
+        elif exp_type == MARK_INSTALLED and len(msg) == 56:
+            prog_id = struct.unpack(">I", msg[16:20])[0]
+            sw.record(self.controller, "MARK_INSTALLED", prog_id)
+            if prog_id not in sw.programs:
+                self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
+            else:
+                sw.programs[prog_id].install_mark = msg[24:56]
         else:
             self.error(xid, OFPET_BAD_REQUEST, OFPBRC_BAD_EXP_TYPE, msg)
 
@@ -300,15 +310,15 @@ class Connection:
         self.send(header(OFPT_MULTIPART_REPLY, 8 + len(body), xid) + body)
 
     def prog_stats(self, xid, prog_id, msg):
-        """PROG_STATS reply (docs/protocol.md 4.3, version 1.2): a record without maps per program."""
+        """PROG_STATS reply (docs/protocol.md 4.3, version 1.4): a record without maps per program."""
         sw = self.switch
         sw.record(self.controller, "PROG_STATS", prog_id)
         if prog_id and prog_id not in sw.programs:
             self.oko_error(xid, OKO_EC_UNKNOWN_PROG, msg, f"program {prog_id} is not loaded")
             return
         ids = sorted(sw.programs) if prog_id == 0 else [prog_id]
-        records = b"".join(struct.pack(">IHBB5QIIII Q", pid, 104, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)
-                           + sw.programs[pid].sha256 for pid in ids)
+        records = b"".join(struct.pack(">IHBB5QIIII Q", pid, 136, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)
+                           + sw.programs[pid].sha256 + sw.programs[pid].install_mark for pid in ids)
         body = (struct.pack(">HH4xII", OFPMP_EXPERIMENTER, 0, OKO_EXPERIMENTER, PROG_STATS)
                 + struct.pack(">H6x", len(ids)) + records)
         self.send(header(OFPT_MULTIPART_REPLY, 8 + len(body), xid) + body)

@@ -100,6 +100,9 @@ public final class ConfigurationStore implements AutoCloseable {
     static final String STARTING_REFUSAL = StartGate.STARTING;
     /** What every refusal of the store's cohorts says, whatever its reason. */
     static final String STORE_REFUSAL = "the Oko configuration store";
+    /** The system property that turns the store off ({@value #OFF}; `OKO_STORE=off make up`): benchmarks only. */
+    static final String SWITCH_PROPERTY = "oko.store";
+    static final String OFF = "off";
 
     /**
      * The Raft term of the datastore shard that holds a root, as this member's replica of the shard knows it:
@@ -138,7 +141,22 @@ public final class ConfigurationStore implements AutoCloseable {
             @Reference(target = "(type=distributed-config)") final DistributedDataStoreInterface configDatastore,
             @Reference final StartGate gate, final BundleContext context) throws IOException {
         this(broker, roots(codec), directory(), ClusterMember.name(actorSystem),
-            new DatastoreShards(configDatastore.getActorUtils(), roots(codec)), gate, DEFAULT_RESERVE_BYTES, 200);
+            new DatastoreShards(configDatastore.getActorUtils(), roots(codec)), gate, DEFAULT_RESERVE_BYTES, 200,
+            storeOn());
+        if (!storeOn()) {
+            // Off: the baseline of the durability benchmarks (the datastore as OpenDaylight runs it, nothing kept).
+            LOG.warn("The Oko configuration store is OFF ({}={}): configuration writes are not kept, and nothing "
+                + "written survives a restart. For benchmarks only.", SWITCH_PROPERTY, OFF);
+            state = State.RUNNING;
+            gate.open();
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("restored"), Instant.now() + " OFF: nothing is kept (" + SWITCH_PROPERTY
+                + "=" + OFF + ", a benchmark baseline)\npid " + ProcessHandle.current().pid() + "\n",
+                StandardCharsets.UTF_8);
+            restoredService = context.registerService(ConfigurationRestored.class, new ConfigurationRestored() { },
+                null);
+            return;
+        }
         // The start may wait minutes for the other members: not in the activation (see ConfigurationRestored).
         starting = new Thread(() -> {
             start();
@@ -155,6 +173,10 @@ public final class ConfigurationStore implements AutoCloseable {
         starting.start();
     }
 
+    private static boolean storeOn() {
+        return !OFF.equals(System.getProperty(SWITCH_PROPERTY));
+    }
+
     private static List<YangInstanceIdentifier> roots(final BindingNormalizedNodeSerializer codec) {
         return List.of(
             codec.toYangInstanceIdentifier(DataObjectReference.builder(Programs.class).build()),
@@ -169,6 +191,12 @@ public final class ConfigurationStore implements AutoCloseable {
     ConfigurationStore(final DOMDataBroker broker, final List<YangInstanceIdentifier> roots, final Path dir,
             final String member, final ClusterStart.Shards shards, final StartGate gate, final long reserveBytes,
             final long pollMillis) throws IOException {
+        this(broker, roots, dir, member, shards, gate, reserveBytes, pollMillis, true);
+    }
+
+    private ConfigurationStore(final DOMDataBroker broker, final List<YangInstanceIdentifier> roots, final Path dir,
+            final String member, final ClusterStart.Shards shards, final StartGate gate, final long reserveBytes,
+            final long pollMillis, final boolean on) throws IOException {
         this.dir = dir;
         this.gate = gate;
         this.reserveBytes = reserveBytes;
@@ -182,6 +210,9 @@ public final class ConfigurationStore implements AutoCloseable {
         if (cohorts == null || treeListeners == null) {
             throw new IOException("the datastore takes no commit cohorts or listeners: the Oko configuration store "
                 + "cannot work");
+        }
+        if (!on) {
+            return;
         }
         for (YangInstanceIdentifier root : roots) {
             registrations.add(cohorts.registerCommitCohort(DOMDataTreeIdentifier.of(CONFIGURATION, root),
