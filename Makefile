@@ -93,12 +93,16 @@ test-it: build-datapath
 #   instructions  the same comparison in instructions per packet, counted
 #               by valgrind, not timed (ARGS="--trace T --cache C --prog
 #               FILE.o --chain N")
+#   durability  what the configuration store costs: acknowledged writes/s
+#               with and without it, 1 and 8 clients, 1 and 3 members, and
+#               the start with 1,000 switch entries and 10,000 flows (stops
+#               and starts the controllers; ARGS="--members 1 --rounds 5")
 #   all         evaluation, filters and runtime
 WHAT ?= evaluation
 EXPERIMENTS ?= 1,2,3,4,5,6,7
 ROUNDS ?= 5
 SECONDS ?= 5
-BENCHES := evaluation filters runtime throughput instructions
+BENCHES := evaluation filters runtime throughput instructions durability
 bench:
 	@case " $(BENCHES) all " in *" $(WHAT) "*) ;; \
 	  *) echo "make bench: WHAT=$(WHAT)? one of: $(BENCHES) all" >&2; exit 2;; esac
@@ -123,4 +127,7 @@ bench-instructions: build-datapath
 	$(MAKE) -C filter-library --no-print-directory
 	datapath/bench/instructions $(ARGS)
 
-.PHONY: bench bench-evaluation bench-filters bench-runtime bench-throughput bench-instructions bootstrap build build-java build-datapath up down reset test test-protocol test-java test-datapath test-filters test-it
+bench-durability: bootstrap $(JAVA_STAMP) build-datapath
+	$(VENV)/bin/python it/tools/durability-bench $(ARGS)
+
+.PHONY: bench bench-evaluation bench-filters bench-runtime bench-throughput bench-instructions bench-durability bootstrap build build-java build-datapath up down reset test test-protocol test-java test-datapath test-filters test-it

@@ -351,8 +351,9 @@ public final class ConfigurationStore implements AutoCloseable {
         final String name = ClusterStart.name(root);
         final StoredConfiguration held = new StoredConfiguration(stored.roots());
         read(broker, root).ifPresent(data -> held.apply(new Change(root, data)));
+        // By entry under the root: a node the datastore holds is kept as it is there, flows and all.
         final List<Change> missing = log.read(config -> config.units(root)).stream()
-            .filter(unit -> held.unit(unit.path()) == null).toList();
+            .filter(unit -> held.unit(held.outerPath(unit.path())) == null).toList();
         if (missing.isEmpty()) {
             summary.add(name + ": nothing to restore");
             return 0;
@@ -363,15 +364,18 @@ public final class ConfigurationStore implements AutoCloseable {
             return missing.size();
         }
         notAboutTheData(problem, name);
-        final List<Change> refused = new ArrayList<>();
+        // Entry by entry (an entry with the units inside it: the cohort recognises its own restore by whole entries).
+        final Map<YangInstanceIdentifier, List<Change>> entries = new LinkedHashMap<>();
         for (Change unit : missing) {
-            final String why = put(broker, List.of(unit));
+            entries.computeIfAbsent(held.outerPath(unit.path()), key -> new ArrayList<>()).add(unit);
+        }
+        final List<Change> refused = new ArrayList<>();
+        for (var entry : entries.entrySet()) {
+            final String why = put(broker, entry.getValue());
             if (why != null) {
                 notAboutTheData(why, name);
-            }
-            if (why != null) {
-                refused.add(unit);
-                LOG.error("Could not restore {} from the configuration store: {}", unit.path(), why);
+                refused.addAll(entry.getValue());
+                LOG.error("Could not restore {} from the configuration store: {}", entry.getKey(), why);
             }
         }
         final Path aside = dir.resolve("refused-" + name + "-" + System.currentTimeMillis());

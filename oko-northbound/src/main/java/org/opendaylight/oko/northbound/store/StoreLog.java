@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -125,11 +124,15 @@ final class StoreLog implements AutoCloseable {
         /** The whole root before the commit, when it is this member's first commit in the term; else null. */
         private final NormalizedNode catchUp;
         private final boolean catchingUp;
+        /** The commit's units as the datastore hands them out (what its notification is recognised by). */
         private final List<UnitChange> changes;
+        /** What is written: the same, anchored to what the store held when it was prepared. */
+        private final List<UnitChange> recorded;
         private boolean decided;
 
         Prepared(final long id, final YangInstanceIdentifier root, final long life, final long term,
-                final boolean catchingUp, final @Nullable NormalizedNode catchUp, final List<UnitChange> changes) {
+                final boolean catchingUp, final @Nullable NormalizedNode catchUp, final List<UnitChange> changes,
+                final List<UnitChange> recorded) {
             this.id = id;
             this.root = root;
             this.life = life;
@@ -137,6 +140,7 @@ final class StoreLog implements AutoCloseable {
             this.catchingUp = catchingUp;
             this.catchUp = catchUp;
             this.changes = List.copyOf(changes);
+            this.recorded = List.copyOf(recorded);
         }
 
         long id() {
@@ -312,7 +316,7 @@ final class StoreLog implements AutoCloseable {
             final @Nullable NormalizedNode before, final List<UnitChange> changes) throws IOException {
         final boolean catchingUp = version(root).isBefore(life, term);
         final Prepared prepared = new Prepared(nextId++, root, life, term, catchingUp, catchingUp ? before : null,
-            changes);
+            changes, catchingUp ? changes : stored.anchored(changes));
         files.append(encode(prepared));
         pending.put(prepared.id, prepared);
         return prepared;
@@ -334,7 +338,7 @@ final class StoreLog implements AutoCloseable {
             stored.apply(new Change(prepared.root, prepared.catchUp));
             tokens.addLast(new Token(List.of(), true, clock.getAsLong()));
         }
-        stored.applyAll(StoredConfiguration.plain(prepared.changes));
+        stored.applyAll(StoredConfiguration.plain(prepared.recorded));
         versions.put(prepared.root, version(prepared.root).committed(prepared.life, prepared.term));
         tokens.addLast(new Token(prepared.changes, false, clock.getAsLong()));
         if (tokens.size() == UNNOTIFIED_WARNING) {
@@ -390,27 +394,36 @@ final class StoreLog implements AutoCloseable {
             index++;
         }
         final Set<YangInstanceIdentifier> newer = new HashSet<>();
+        // The entries under the root the newer commits changed, each as the newest of them left it, oldest first.
+        final Map<YangInstanceIdentifier, NormalizedNode> newerEntries = new LinkedHashMap<>();
         for (Token token : tokens) {
             if (token.catchUp) {
                 LOG.debug("Notified of a commit older than this member's copy of {}: not written", root);
                 return;
             }
-            token.changes.forEach(unit -> newer.add(unit.path()));
+            for (UnitChange unit : token.changes) {
+                newer.add(unit.path());
+                final Change entry = unit.outerChange();
+                newerEntries.remove(entry.path());
+                newerEntries.put(entry.path(), entry.data());
+            }
         }
-        final List<UnitChange> fresh = changes.stream().filter(unit -> !newer.contains(unit.path())).toList();
+        final List<UnitChange> fresh = stored.anchored(changes.stream().filter(unit -> !newer.contains(unit.path()))
+            .toList());
         if (fresh.isEmpty()) {
             return;
         }
-        // A unit of a newer commit inside or around a unit of this older one (a flow the cohort changed since, in a
-        // node this commit wrote whole; a node the cohort deleted since, around a flow this commit wrote) is
-        // written again after it, as the store holds it now: reading the record back ends where the datastore is.
-        final List<UnitChange> again = newer.stream()
-            .filter(path -> fresh.stream().anyMatch(unit -> unit.path().contains(path) || path.contains(unit.path())))
-            .sorted(Comparator.comparingInt(path -> path.getPathArguments().size()))
-            .map(path -> new UnitChange(path, null, stored.subtree(path)))
-            .toList();
+        // An entry a newer commit of the cohort changed, inside or around a unit of this older one (a flow changed
+        // since, in a node this commit wrote whole; a node deleted since, around a flow this commit wrote), is
+        // written again after it, whole, as the newest of those commits left it (the datastore's own data: every
+        // change recorded so far is older than that commit, whose notification has not come). Reading the record
+        // back ends where the datastore is, whatever the store held before.
         final List<UnitChange> record = new ArrayList<>(fresh);
-        record.addAll(again);
+        newerEntries.forEach((path, data) -> {
+            if (fresh.stream().anyMatch(unit -> unit.path().contains(path) || path.contains(unit.path()))) {
+                record.add(new UnitChange(path, null, data));
+            }
+        });
         files.append(encode(CHANGE, 0, record));
         stored.applyAll(StoredConfiguration.plain(record));
         versions.computeIfPresent(root, (key, version) -> version.andFollowed());
@@ -636,7 +649,7 @@ final class StoreLog implements AutoCloseable {
             if (prepared.catchingUp) {
                 changes.add(new Change(prepared.root, prepared.catchUp));
             }
-            changes.addAll(StoredConfiguration.plain(prepared.changes));
+            changes.addAll(StoredConfiguration.plain(prepared.recorded));
             out.write(StoredConfiguration.encode(changes));
         }
         return bytes.toByteArray();

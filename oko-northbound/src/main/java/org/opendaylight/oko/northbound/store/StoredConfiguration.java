@@ -63,9 +63,19 @@ final class StoredConfiguration {
     /**
      * One unit's change in one commit: its data before and after, as the datastore's data tree holds them (the
      * same objects wherever the datastore hands out the same commit: what tells a commit from another of equal
-     * data).
+     * data). {@code outer}: for a unit inside an entry of a list under a root (a flow, a table), that entry as the
+     * commit left it (whole, with everything inside it), else null: what the store writes instead of the unit when
+     * the unit alone would not do (its holder not stored; a newer commit overlapping an older one).
      */
-    record UnitChange(YangInstanceIdentifier path, NormalizedNode before, NormalizedNode after) {
+    record UnitChange(YangInstanceIdentifier path, NormalizedNode before, NormalizedNode after, Change outer) {
+        UnitChange(final YangInstanceIdentifier path, final NormalizedNode before, final NormalizedNode after) {
+            this(path, before, after, null);
+        }
+
+        /** The entry under a root this change is in, as the commit left it; the change itself at or above one. */
+        Change outerChange() {
+            return outer != null ? outer : new Change(path, after);
+        }
     }
 
     /** The changes that make each unit what {@code changes} leave it. */
@@ -208,6 +218,41 @@ final class StoredConfiguration {
         return depth(path) > 2 && isEntryUnitPath(path) ? path.getParent().getParent() : null;
     }
 
+    /**
+     * {@code changes} as they can be applied to what is stored now: a unit inside an entry whose holder is not
+     * stored (the store lags behind the datastore there) becomes that entry, whole, as the commit left it. Without
+     * this the unit would be dropped ({@link #putEntry}).
+     */
+    List<UnitChange> anchored(final List<UnitChange> changes) {
+        if (changes.stream().allMatch(unit -> unit.outer() == null || holdersStored(unit.path()))) {
+            return changes;
+        }
+        final Map<YangInstanceIdentifier, UnitChange> out = new LinkedHashMap<>();
+        for (UnitChange unit : changes) {
+            if (unit.outer() == null || holdersStored(unit.path())) {
+                out.putIfAbsent(unit.path(), unit);
+            } else {
+                out.putIfAbsent(unit.outer().path(), new UnitChange(unit.outer().path(), null, unit.outer().data()));
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    private boolean holdersStored(final YangInstanceIdentifier path) {
+        for (YangInstanceIdentifier holder = holder(path); holder != null; holder = holder(holder)) {
+            if (!units.containsKey(holder)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The entry of a list under a root that {@code path} is in (itself at depth 2); the path itself above. */
+    YangInstanceIdentifier outerPath(final YangInstanceIdentifier path) {
+        final int depth = depth(path);
+        return depth <= 2 ? path : path.getAncestor(length(path) - depth + 2);
+    }
+
     /** Whether {@code path} is at or below one of the stored roots. */
     boolean covers(final YangInstanceIdentifier path) {
         return roots.stream().anyMatch(root -> root.contains(path));
@@ -333,12 +378,12 @@ final class StoredConfiguration {
      */
     static List<UnitChange> unitChanges(final YangInstanceIdentifier root, final DataTreeCandidateNode node) {
         final var out = new ArrayList<UnitChange>();
-        collect(root, node, 0, out);
+        collect(root, node, 0, null, out);
         return out;
     }
 
     private static void collect(final YangInstanceIdentifier path, final DataTreeCandidateNode node, final int depth,
-            final List<UnitChange> out) {
+            final Change outer, final List<UnitChange> out) {
         switch (node.modificationType()) {
             case UNMODIFIED:
                 return;
@@ -350,22 +395,23 @@ final class StoredConfiguration {
                         || depth > 2 && shape instanceof SystemMapNode map
                             && INNER_UNIT_LISTS.contains(map.name().getNodeType())) {
                     for (DataTreeCandidateNode child : node.childNodes()) {
-                        collect(path.node(child.name()), child, depth + 1, out);
+                        collect(path.node(child.name()), child, depth + 1, outer, out);
                     }
                     return;
                 }
                 if (depth >= 2 && shape instanceof MapEntryNode && onlyInnerListsChanged(node)) {
+                    final Change entry = depth == 2 ? new Change(path, node.dataAfter()) : outer;
                     for (DataTreeCandidateNode child : node.childNodes()) {
                         if (isInnerList(child)) {
-                            collect(path.node(child.name()), child, depth + 1, out);
+                            collect(path.node(child.name()), child, depth + 1, entry, out);
                         }
                     }
                     return;
                 }
-                out.add(new UnitChange(path, node.dataBefore(), node.dataAfter()));
+                out.add(new UnitChange(path, node.dataBefore(), node.dataAfter(), outer));
                 return;
             default:                                // written or deleted as a whole
-                out.add(new UnitChange(path, node.dataBefore(), node.dataAfter()));
+                out.add(new UnitChange(path, node.dataBefore(), node.dataAfter(), outer));
         }
     }
 

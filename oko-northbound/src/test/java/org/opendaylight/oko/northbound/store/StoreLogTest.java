@@ -245,13 +245,75 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
 
     /** Node openflow:1, table 0 with flows a and b of these priorities, written whole. */
     private UnitChange putNode(final int priorityA, final int priorityB) {
+        return putNode(flow("a", priorityA), flow("b", priorityB));
+    }
+
+    /** Node openflow:1, table 0 with these flows, written whole. */
+    private UnitChange putNode(final Flow... flows) {
+        return new UnitChange(nodePath(), null, nodeData(flows));
+    }
+
+    private YangInstanceIdentifier nodePath() {
+        return codec.toYangInstanceIdentifier(nodeRef("openflow:1"));
+    }
+
+    private NormalizedNode nodeData(final Flow... flows) {
         final var node = new NodeBuilder().setId(
             new org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId("openflow:1"))
             .addAugmentation(new FlowCapableNodeBuilder().setTable(BindingMap.of(new TableBuilder().setId(Uint8.ZERO)
-                .setFlow(BindingMap.of(flow("a", priorityA), flow("b", priorityB))).build())).build())
+                .setFlow(BindingMap.of(flows)).build())).build())
             .build();
-        return new UnitChange(codec.toYangInstanceIdentifier(nodeRef("openflow:1")), null,
-            codec.toNormalizedDataObject(nodeRef("openflow:1"), node).node());
+        return codec.toNormalizedDataObject(nodeRef("openflow:1"), node).node();
+    }
+
+    /**
+     * The review of finding 11: a flow the cohort commits into a node the store does not hold (the store lags
+     * behind the datastore there) is recorded with its node, whole, as the commit left it, not dropped.
+     */
+    @Test
+    void aFlowCommittedIntoANodeTheStoreDoesNotHoldIsRecordedWithItsNode() throws IOException {
+        final var nodes = roots.get(1);
+        try (StoreLog log = create()) {
+            final var first = List.of(new UnitChange(nodePath(), null, null));
+            log.commit(log.prepare(nodes, 1, null, first));                 // this member's first commit in term 1
+            log.notified(nodes, first);
+            log.commit(log.prepare(nodes, 1, null, List.of(new UnitChange(putFlow("a", 2).path(), null,
+                putFlow("a", 2).after(), new Change(nodePath(), nodeData(flow("a", 2), flow("b", 3)))))));
+        }
+        assertEquals(nodeData(flow("a", 2), flow("b", 3)), reopen().subtree(nodePath()));
+    }
+
+    /**
+     * The review of finding 11: this member's listener falls behind by more than a token's lifetime; its cohort
+     * deleted node openflow:1 (A), wrote it again with flow b (B), then wrote flow a into it (C, one unit, the node
+     * as C left it beside it). A and B, notified after their tokens expired, are taken for other members' commits:
+     * the node A deletes and B writes whole must not take flow a away.
+     */
+    @Test
+    void commitsNotifiedAfterTheirTokensExpiredDoNotTakeANewerFlowAway() throws IOException {
+        final long[] now = { 0 };
+        final var nodes = roots.get(1);
+        try (StoreLog log = create()) {
+            log.clock(() -> now[0]);
+            final var first = List.of(putNode(flow("a", 1), flow("b", 1)));
+            log.commit(log.prepare(nodes, 1, null, first));                 // this member's first commit in term 1
+            log.notified(nodes, first);
+            final var deleteA = List.of(new UnitChange(nodePath(), first.get(0).after(), null));
+            log.commit(log.prepare(nodes, 1, null, deleteA));
+            now[0] = 1;
+            final var putB = List.of(putNode(flow("b", 3)));
+            log.commit(log.prepare(nodes, 1, null, putB));
+            now[0] = StoreLog.TOKEN_LIFETIME_NANOS + 1;
+            final var flowC = List.of(new UnitChange(putFlow("a", 2).path(), null, putFlow("a", 2).after(),
+                new Change(nodePath(), nodeData(flow("a", 2), flow("b", 3)))));
+            log.commit(log.prepare(nodes, 1, null, flowC));
+            now[0] = StoreLog.TOKEN_LIFETIME_NANOS + 2;
+            log.notified(nodes, List.of(new UnitChange(nodePath(), first.get(0).after(), null)));
+            log.notified(nodes, List.of(putNode(flow("b", 3))));
+            log.notified(nodes, flowC);
+            assertEquals(nodeData(flow("a", 2), flow("b", 3)), log.read(stored -> stored.subtree(nodePath())));
+        }
+        assertEquals(nodeData(flow("a", 2), flow("b", 3)), reopen().subtree(nodePath()));
     }
 
     private UnitChange putFlow(final String id, final int priority) {
