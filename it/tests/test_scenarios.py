@@ -334,10 +334,11 @@ def test_scenario_5_garbage_and_unknown_switches_are_refused(switch, body, statu
 
 
 def test_scenario_6_controller_restart_brings_back_programs_before_flows(switch):
-    """Karaf stops and starts again (ovs-vswitchd keeps running): from the persisted configuration the
-    controller loads the program and its initial entry again before the flow manager pushes the flows (the
-    switch's log of the OpenFlow messages it received says so); traffic is filtered as before; nothing was
-    POSTed again."""
+    """Karaf stops and starts again (ovs-vswitchd keeps running): from the stored configuration the controller
+    finds the program on the switch, complete (its install mark is that of the configured ELF and initial entry,
+    protocol 1.4), takes it over without loading it or writing its entry again, and only then the flow manager
+    pushes the flows (the switch's log of the OpenFlow messages it received says so); traffic is filtered as
+    before; nothing was POSTed again."""
     system = switch.system
     key = base64.b64encode((16).to_bytes(4, "little") + bytes([10, 66, 0, 0])).decode()
     switch.program("kept-blocklist", 56, **{"library-filter": "blocklist", "initial-map": [
@@ -368,10 +369,14 @@ def test_scenario_6_controller_restart_brings_back_programs_before_flows(switch)
         return messages if any(m.startswith("OFPT_FLOW_MOD") and "filter_prog=56" in m for m in messages) else None
     messages = wait_for(flow_mod_seen, 180, "the flow manager did not push the flow after the restart")
     system.sh("ovs-appctl vlog/set vconn:file:info")
-    load = next(i for i, m in enumerate(messages) if m.startswith("OKOT_LOAD_PROG") and "prog_id=56 " in m)
-    update = next(i for i, m in enumerate(messages) if m.startswith("OKOT_UPDATE_MAP") and "prog_id=56 " in m)
+    probe = next(i for i, m in enumerate(messages) if m.startswith("OKOST_PROG_STATS request"))
     flow = next(i for i, m in enumerate(messages) if m.startswith("OFPT_FLOW_MOD") and "filter_prog=56" in m)
-    assert load < update < flow, messages[:40]
+    assert probe < flow, messages[:40]
+    again = [m for m in messages if m.startswith(("OKOT_LOAD_PROG", "OKOT_UPDATE_MAP", "OKOT_MARK_INSTALLED"))
+             and "prog_id=56 " in m]
+    assert again == [], again
+    assert "program 56 'kept-blocklist' runs already" in (system.run_dir / "karaf" / "data" / "log"
+                                                           / "karaf.log").read_text()
 
     switch.seen = {port: len(switch._frames(port)) for port in ("p1", "p2")}
     switch.send("p1", udp_frame("10.66.1.1"))                # listed by the initial entry: dropped

@@ -239,7 +239,9 @@ final class StoredConfiguration {
     }
 
     private boolean holdersStored(final YangInstanceIdentifier path) {
-        for (YangInstanceIdentifier holder = holder(path); holder != null; holder = holder(holder)) {
+        // An inner list (a node's tables written as a whole list) is held by the entry it is in.
+        for (YangInstanceIdentifier holder = isInnerListPath(path) ? path.getParent() : holder(path); holder != null;
+                holder = holder(holder)) {
             if (!units.containsKey(holder)) {
                 return false;
             }

@@ -283,6 +283,24 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(nodeData(flow("a", 2), flow("b", 3)), reopen().subtree(nodePath()));
     }
 
+    /** The same for a node's tables written as a whole list into a node the store does not hold. */
+    @Test
+    void aTableListCommittedIntoANodeTheStoreDoesNotHoldIsRecordedWithItsNode() throws IOException {
+        final var nodes = roots.get(1);
+        final var node = nodeData(flow("a", 2));
+        final var tables = ((org.opendaylight.yangtools.yang.data.api.schema.MapEntryNode) node).body().stream()
+            .filter(child -> child instanceof org.opendaylight.yangtools.yang.data.api.schema.SystemMapNode)
+            .findFirst().orElseThrow();
+        try (StoreLog log = create()) {
+            final var first = List.of(new UnitChange(nodePath(), null, null));
+            log.commit(log.prepare(nodes, 1, null, first));                 // this member's first commit in term 1
+            log.notified(nodes, first);
+            log.commit(log.prepare(nodes, 1, null, List.of(new UnitChange(nodePath().node(tables.name()), null,
+                tables, new Change(nodePath(), node)))));
+        }
+        assertEquals(node, reopen().subtree(nodePath()));
+    }
+
     /**
      * The review of finding 11: this member's listener falls behind by more than a token's lifetime; its cohort
      * deleted node openflow:1 (A), wrote it again with flow b (B), then wrote flow a into it (C, one unit, the node
