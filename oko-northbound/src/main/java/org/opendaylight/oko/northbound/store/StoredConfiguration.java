@@ -19,7 +19,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.tables.Table;
@@ -335,11 +334,6 @@ final class StoredConfiguration {
     /** Whether both hold the same units with the same data. */
     boolean sameUnits(final StoredConfiguration other) {
         return units.equals(other.units);
-    }
-
-    /** Whether applying {@code change} would change nothing. */
-    boolean holds(final Change change) {
-        return Objects.equals(subtree(change.path()), change.data());
     }
 
     /** The units below {@code root}, as changes that put them back, a unit before the units inside it. */
