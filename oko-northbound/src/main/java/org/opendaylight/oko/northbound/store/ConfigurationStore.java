@@ -173,6 +173,20 @@ public final class ConfigurationStore implements AutoCloseable {
         starting.start();
     }
 
+    /**
+     * Whether another member holds a replica of the stored subtrees' shards (then a shard's leader can be deposed
+     * without knowing it, and reads go through a {@link ReadBarrier}); when the layout cannot be read, assumed so.
+     */
+    private boolean clustered() {
+        try {
+            return shards.members().stream().anyMatch(other -> !other.equals(memberName));
+        } catch (IOException e) {
+            LOG.warn("Could not read the members holding the configuration's shards; reads are confirmed as in a "
+                + "cluster", e);
+            return true;
+        }
+    }
+
     private static boolean storeOn() {
         return !OFF.equals(System.getProperty(SWITCH_PROPERTY));
     }
@@ -318,7 +332,7 @@ public final class ConfigurationStore implements AutoCloseable {
             summary.add("nothing stored");
         }
         state = State.RUNNING;
-        gate.open();
+        gate.open(clustered() ? new ReadBarrier(dataBroker, stored.roots()) : null);
         final String line = String.join("; ", summary);
         // The second line names this JVM: a member that restarts itself (exit 10, as a downed one does) leaves the
         // file of its former JVM behind, which `make up` must not take for this start's.

@@ -21,6 +21,7 @@ import javax.servlet.ServletRequest;
 import javax.servlet.ServletResponse;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
+import org.eclipse.jdt.annotation.Nullable;
 import org.osgi.service.component.annotations.Component;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,20 +58,36 @@ public final class StartGate implements Filter {
     /** Distinguishes this refusal from the datastore's own errors (a client may retry it safely). */
     static final String APP_TAG = "oko-configuration-store-not-running";
     static final String STARTING = "Oko is putting the stored configuration back into the datastore";
+    /** Distinguishes a read refused because no shard leader confirmed it (a majority down, an election). */
+    static final String NOT_CONFIRMED_APP_TAG = "oko-configuration-read-not-confirmed";
+    static final String NOT_CONFIRMED = "The cluster could not confirm that this member's configuration is current "
+        + "(no shard leader answered)";
     private static final int RETRY_AFTER_SECONDS = 5;
     private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
     /** Operational state clients read when they connect (not configuration): served while the store starts. */
     private static final List<String> SERVED_WHILE_STARTING = List.of(DATA_PATH + "/ietf-yang-library:",
         DATA_PATH + "/ietf-restconf-monitoring:");
 
+    /** What reads of the configuration pass first, once open (in a cluster); null: nothing. */
+    private volatile ReadBarrier readBarrier;
     /** Why requests are refused; null once the store runs. */
     private volatile String refusal = STARTING;
     private volatile boolean retry = true;
 
     /** Lets every request through from now on: the stored configuration is in the datastore. */
     void open() {
+        open(null);
+    }
+
+    /**
+     * Lets every request through from now on, reads of the configuration once {@code reads} confirmed them (in a
+     * cluster; null: at once).
+     */
+    void open(final @Nullable ReadBarrier reads) {
+        readBarrier = reads;
         if (refusal != null) {
-            LOG.info("RESTCONF's configuration data is open: the stored configuration is in the datastore");
+            LOG.info("RESTCONF's configuration data is open: the stored configuration is in the datastore{}",
+                reads == null ? "" : "; reads of it are confirmed by the shards' leaders first");
         }
         refusal = null;
     }
@@ -111,12 +128,38 @@ public final class StartGate implements Filter {
             out.getWriter().write(errorBody(why + (retry ? ": try again in a few seconds" : "")));
             return;
         }
+        final ReadBarrier reads = readBarrier;
+        if (why == null && reads != null && request instanceof HttpServletRequest http
+                && response instanceof HttpServletResponse out && isConfirmedRead(http)) {
+            final String unconfirmed = reads.pass();
+            if (unconfirmed != null) {
+                out.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+                out.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+                out.setContentType("application/yang-data+json");
+                out.setCharacterEncoding(StandardCharsets.UTF_8.name());
+                // Before authentication: what it says is that the cluster has no leader, nothing more.
+                out.getWriter().write(errorBody("resource-denied", NOT_CONFIRMED_APP_TAG, NOT_CONFIRMED
+                    + ": try again in a few seconds"));
+                return;
+            }
+        }
         chain.doFilter(request, response);
     }
 
     @Override
     public void destroy() {
         // Nothing to release.
+    }
+
+    /**
+     * Whether a request reads the configuration (a GET or HEAD the gate guards) and carries credentials: the gate
+     * runs before authentication, and a request without any would be answered 401 anyway (nobody unauthenticated
+     * makes the shards commit).
+     */
+    static boolean isConfirmedRead(final HttpServletRequest http) {
+        final String method = http.getMethod();
+        return ("GET".equals(method) || "HEAD".equals(method)) && http.getHeader("Authorization") != null
+            && isGuarded(method, http.getRequestURI(), http.getQueryString());
     }
 
     /**

@@ -9,6 +9,7 @@ package org.opendaylight.oko.northbound.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,8 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -157,6 +161,37 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
         final var restarted = new ModelDatastore(schema);
         start(restarted);
         return restarted.read(switchPath(node));
+    }
+
+    /** Every file of the store, by name (what a KILL would leave). */
+    private Map<String, String> storeFiles() throws IOException {
+        final var files = new TreeMap<String, String>();
+        try (var walk = Files.walk(dir)) {
+            for (Path file : walk.filter(Files::isRegularFile).toList()) {
+                files.put(dir.relativize(file).toString(), HexFormat.of().formatHex(Files.readAllBytes(file)));
+            }
+        }
+        return files;
+    }
+
+    /**
+     * The commit a read waits for in a cluster (ReadBarrier) goes through the shards of the stored subtrees but
+     * changes nothing: neither the datastore nor the store's files (no record, no fsync a read).
+     */
+    @Test
+    void aReadBarrierChangesNeitherTheDatastoreNorTheStoredFiles() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        start(datastore);
+        assertAcknowledged(List.of(put(member, "openflow:1", "fw").commit()));
+        final var held = roots.stream().map(datastore::read).toList();
+        final var files = storeFiles();
+        final var barrier = new ReadBarrier(member, roots);
+        for (int i = 0; i < 3; i++) {
+            assertNull(barrier.pass());
+        }
+        assertEquals(held, roots.stream().map(datastore::read).toList());
+        assertEquals(files, storeFiles());
     }
 
     /**

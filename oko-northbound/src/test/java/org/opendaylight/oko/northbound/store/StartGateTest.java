@@ -16,11 +16,19 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Proxy;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.Test;
+import org.opendaylight.mdsal.common.api.CommitInfo;
+import org.opendaylight.mdsal.dom.api.DOMDataBroker;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeWriteTransaction;
+import org.opendaylight.yangtools.util.concurrent.FluentFutures;
+import org.opendaylight.yangtools.yang.common.QName;
+import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 
 /** What RESTCONF answers while the configuration store starts, as a client sees it. */
 class StartGateTest {
@@ -30,11 +38,17 @@ class StartGateTest {
 
     private static Answer send(final StartGate gate, final String method, final String uri, final String query)
             throws Exception {
+        return send(gate, method, uri, query, null);
+    }
+
+    private static Answer send(final StartGate gate, final String method, final String uri, final String query,
+            final String authorization) throws Exception {
         final var request = (HttpServletRequest) Proxy.newProxyInstance(StartGateTest.class.getClassLoader(),
             new Class<?>[] { HttpServletRequest.class }, (proxy, m, args) -> switch (m.getName()) {
                 case "getMethod" -> method;
                 case "getRequestURI" -> uri;
                 case "getQueryString" -> query;
+                case "getHeader" -> "Authorization".equalsIgnoreCase((String) args[0]) ? authorization : null;
                 default -> throw new UnsupportedOperationException(m.getName());
             });
         final int[] status = { 0 };
@@ -150,5 +164,54 @@ class StartGateTest {
         assertEquals("{\"errors\":{\"error\":[{\"error-type\":\"application\",\"error-tag\":"
             + "\"resource-denied\",\"error-app-tag\":\"" + StartGate.APP_TAG + "\",\"error-message\":"
             + "\"a \\\"quoted\\\" \\\\ path" + "\\" + "u000a\"}]}}", StartGate.errorBody("a \"quoted\" \\ path\n"));
+    }
+
+    /** A read barrier over a broker whose commits all succeed, or all fail with {@code failure}; counts them. */
+    private static ReadBarrier barrier(final AtomicInteger commits, final RuntimeException failure) {
+        final var tx = (DOMDataTreeWriteTransaction) Proxy.newProxyInstance(StartGateTest.class.getClassLoader(),
+            new Class<?>[] { DOMDataTreeWriteTransaction.class }, (proxy, m, args) -> switch (m.getName()) {
+                case "merge" -> null;
+                case "commit" -> {
+                    commits.incrementAndGet();
+                    yield failure == null ? CommitInfo.emptyFluentFuture()
+                        : FluentFutures.immediateFailedFluentFuture(failure);
+                }
+                default -> throw new UnsupportedOperationException(m.getName());
+            });
+        final var broker = (DOMDataBroker) Proxy.newProxyInstance(StartGateTest.class.getClassLoader(),
+            new Class<?>[] { DOMDataBroker.class }, (proxy, m, args) -> tx);
+        return new ReadBarrier(broker, List.of(YangInstanceIdentifier.of(QName.create("urn:test", "root"))));
+    }
+
+    @Test
+    void inAClusterAReadOfTheConfigurationIsConfirmedByTheShardsFirst() throws Exception {
+        final var commits = new AtomicInteger();
+        final var gate = new StartGate();
+        gate.open(barrier(commits, null));
+        assertTrue(send(gate, "GET", "/rests/data/oko:programs", null, "Basic x").passedOn());
+        assertTrue(send(gate, "GET", "/rests/data/opendaylight-inventory:nodes", "content=config", "Basic x")
+            .passedOn());
+        assertTrue(send(gate, "HEAD", "/rests/data", null, "Basic x").passedOn());
+        assertEquals(3, commits.get());
+        // Not reads of the configuration, or not authenticated (answered 401 after the gate): no commit.
+        assertTrue(send(gate, "GET", "/rests/data/oko:switches", "content=nonconfig", "Basic x").passedOn());
+        assertTrue(send(gate, "PUT", "/rests/data/oko:switches/switch=openflow%3A1", null, "Basic x").passedOn());
+        assertTrue(send(gate, "GET", "/rests/data/oko:programs", null, null).passedOn());
+        assertTrue(send(gate, "GET", "/rests/data/oko:configuration-store", null, "Basic x").passedOn());
+        assertEquals(3, commits.get());
+    }
+
+    @Test
+    void aReadNoShardLeaderConfirmsIsRefusedNotAnsweredWithWhatMayBeOld() throws Exception {
+        final var gate = new StartGate();
+        gate.open(barrier(new AtomicInteger(), new IllegalStateException("no leader for shard default")));
+        final Answer answer = send(gate, "GET", "/rests/data/oko:programs/program=fw", null, "Basic x");
+        assertFalse(answer.passedOn());
+        assertEquals(503, answer.status());
+        assertEquals("5", answer.headers().get("Retry-After"));
+        assertTrue(answer.body().contains(StartGate.NOT_CONFIRMED_APP_TAG), answer.body());
+        assertTrue(answer.body().contains("could not confirm"), answer.body());
+        // A write is not held: the datastore's own commit answers it.
+        assertTrue(send(gate, "PUT", "/rests/data/oko:programs/program=fw", null, "Basic x").passedOn());
     }
 }
