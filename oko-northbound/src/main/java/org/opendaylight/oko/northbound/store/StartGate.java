@@ -153,8 +153,9 @@ public final class StartGate implements Filter {
 
     /**
      * Whether a request reads the configuration (a GET or HEAD the gate guards) and carries credentials: the gate
-     * runs before authentication, and a request without any would be answered 401 anyway (nobody unauthenticated
-     * makes the shards commit).
+     * runs before authentication, and a request without any is answered 401 anyway. (One with wrong credentials
+     * waits for a commit like any read; the reads under way share one commit and one more waits, so requests can
+     * hold threads but not multiply the shards' commits.)
      */
     static boolean isConfirmedRead(final HttpServletRequest http) {
         final String method = http.getMethod();
