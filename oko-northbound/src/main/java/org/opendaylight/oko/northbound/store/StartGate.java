@@ -53,6 +53,8 @@ public final class StartGate implements Filter {
     private static final Logger LOG = LoggerFactory.getLogger(StartGate.class);
     /** The data resource of RESTCONF's endpoint, as `make up` and the docs configure it. */
     static final String DATA_PATH = "/rests/data";
+    /** RESTCONF's RPCs. */
+    static final String OPERATIONS_PATH = "/rests/operations/";
     /** Where a member reports how the start goes (operational, written by the start itself). */
     static final String STATUS_PATH = DATA_PATH + "/oko:configuration-store";
     /** Distinguishes this refusal from the datastore's own errors (a client may retry it safely). */
@@ -68,7 +70,10 @@ public final class StartGate implements Filter {
     private static final List<String> SERVED_WHILE_STARTING = List.of(DATA_PATH + "/ietf-yang-library:",
         DATA_PATH + "/ietf-restconf-monitoring:");
 
-    /** What reads of the configuration pass first, once open (in a cluster); null: nothing. */
+    private static final long REFUSAL_LOG_INTERVAL_NANOS = 10_000_000_000L;
+    /** When a refusal for want of confirmation was last logged (racy on purpose: a rate limit, not a count). */
+    private volatile long lastRefusalLogged = System.nanoTime() - REFUSAL_LOG_INTERVAL_NANOS;
+    /** What requests for the configuration pass first, once open (in a cluster); null: nothing. */
     private volatile ReadBarrier readBarrier;
     /** Why requests are refused; null once the store runs. */
     private volatile String refusal = STARTING;
@@ -80,7 +85,7 @@ public final class StartGate implements Filter {
     }
 
     /**
-     * Lets every request through from now on, reads of the configuration once {@code reads} confirmed them (in a
+     * Lets every request through from now on, those for the configuration once {@code reads} confirmed them (in a
      * cluster; null: at once).
      */
     void open(final @Nullable ReadBarrier reads) {
@@ -130,14 +135,21 @@ public final class StartGate implements Filter {
         }
         final ReadBarrier reads = readBarrier;
         if (why == null && reads != null && request instanceof HttpServletRequest http
-                && response instanceof HttpServletResponse out && isConfirmedRead(http)) {
+                && response instanceof HttpServletResponse out && isConfirmed(http)) {
             final String unconfirmed = reads.pass();
             if (unconfirmed != null) {
+                final long now = System.nanoTime();
+                if (now - lastRefusalLogged > REFUSAL_LOG_INTERVAL_NANOS) {
+                    lastRefusalLogged = now;
+                    LOG.warn("Requests for the configuration are refused (503): {} (logged at most every 10 s)",
+                        unconfirmed);
+                }
                 out.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
                 out.setHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
                 out.setContentType("application/yang-data+json");
                 out.setCharacterEncoding(StandardCharsets.UTF_8.name());
-                // Before authentication: what it says is that the cluster has no leader, nothing more.
+                // Before authentication: what it says is that the cluster has no leader, nothing more (the reason is in
+                // karaf.log).
                 out.getWriter().write(errorBody("resource-denied", NOT_CONFIRMED_APP_TAG, NOT_CONFIRMED
                     + ": try again in a few seconds"));
                 return;
@@ -152,15 +164,20 @@ public final class StartGate implements Filter {
     }
 
     /**
-     * Whether a request reads the configuration (a GET or HEAD the gate guards) and carries credentials: the gate
-     * runs before authentication, and a request without any is answered 401 anyway. (One with wrong credentials
-     * waits for a commit like any read; the reads under way share one commit and one more waits, so requests can
-     * hold threads but not multiply the shards' commits.)
+     * Whether a request is confirmed by the shards' leaders first (in a cluster): every request the gate guards
+     * (reads of the configuration, and writes, which read it too: a DELETE answers "missing", a POST creates only
+     * what is absent) and every RPC (load-program reads the stored programs). Not operational reads, the start's
+     * status, OPTIONS. Decided before authentication: a request without valid credentials waits for a commit like
+     * any other (they are shared, and their waiters capped).
      */
-    static boolean isConfirmedRead(final HttpServletRequest http) {
+    static boolean isConfirmed(final HttpServletRequest http) {
         final String method = http.getMethod();
-        return ("GET".equals(method) || "HEAD".equals(method)) && http.getHeader("Authorization") != null
-            && isGuarded(method, http.getRequestURI(), http.getQueryString());
+        if ("OPTIONS".equals(method)) {
+            return false;
+        }
+        final String path = decodePath(http.getRequestURI());
+        return path != null && path.startsWith(OPERATIONS_PATH)
+            || isGuarded(method, http.getRequestURI(), http.getQueryString());
     }
 
     /**

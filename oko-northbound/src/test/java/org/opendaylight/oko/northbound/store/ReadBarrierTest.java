@@ -84,11 +84,14 @@ class ReadBarrierTest {
         final var held = new HeldCommits();
         final var second = YangInstanceIdentifier.of(QName.create("urn:test", "other"));
         final var read = read(new ReadBarrier(held.broker, List.of(ROOT, second)));
-        waitFor(() -> held.commits.size() == 1);
+        // One transaction a subtree (a transaction over two shards would be a three-phase commit).
+        waitFor(() -> held.commits.size() == 2);
         assertEquals(List.of("merge " + LogicalDatastoreType.CONFIGURATION + " " + ROOT + " children 0",
             "merge " + LogicalDatastoreType.CONFIGURATION + " " + second + " children 0"), held.writes);
-        assertFalse(read.isDone(), "answered before its commit was");
         held.commits.get(0).set(CommitInfo.empty());
+        Thread.sleep(100);
+        assertFalse(read.isDone(), "answered before all its commits were");
+        held.commits.get(1).set(CommitInfo.empty());
         assertEquals("null", read.get(5, TimeUnit.SECONDS));
     }
 
@@ -143,5 +146,44 @@ class ReadBarrierTest {
         assertNotNull(why);
         assertTrue(why.contains("within 8 s"), why);
         assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(ReadBarrier.TIMEOUT_MILLIS));
+    }
+
+    @Test
+    void aCommitWithoutAnswerForASecondDoesNotHoldTheRequestsAfterIt() throws Exception {
+        final var held = new HeldCommits();
+        final var barrier = new ReadBarrier(held.broker, List.of(ROOT));
+        final var stuck = read(barrier);                    // its shard has no leader
+        waitFor(() -> held.commits.size() == 1);
+        Thread.sleep(ReadBarrier.STALE_MILLIS + 200);
+        final var later = read(barrier);
+        waitFor(() -> held.commits.size() == 2);
+        held.commits.get(1).set(CommitInfo.empty());
+        assertEquals("null", later.get(5, TimeUnit.SECONDS));
+        assertFalse(stuck.isDone());
+        held.commits.get(0).set(CommitInfo.empty());
+        assertEquals("null", stuck.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void beyondTheCapOfWaitingRequestsMoreAreRefusedAtOnce() throws Exception {
+        final var held = new HeldCommits();
+        final var barrier = new ReadBarrier(held.broker, List.of(ROOT));
+        final List<CompletableFuture<String>> waiting = new java.util.ArrayList<>();
+        for (int i = 0; i < ReadBarrier.MAX_WAITING; i++) {
+            waiting.add(read(barrier));
+        }
+        waitFor(() -> held.commits.size() == 1);
+        Thread.sleep(200);
+        final long started = System.nanoTime();
+        final String why = barrier.pass();
+        assertNotNull(why);
+        assertTrue(why.contains("requests wait"), why);
+        assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(1), "not refused at once");
+        held.commits.get(0).set(CommitInfo.empty());
+        waitFor(() -> held.commits.size() == 2);
+        held.commits.get(1).set(CommitInfo.empty());
+        for (var request : waiting) {
+            assertEquals("null", request.get(5, TimeUnit.SECONDS));
+        }
     }
 }
