@@ -91,6 +91,8 @@ import org.slf4j.LoggerFactory;
 public final class ConfigurationStore implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigurationStore.class);
     private static final long DATASTORE_TIMEOUT_SECONDS = 120;
+    /** How many times a restore commit the datastore fails on its own is tried. */
+    private static final int RESTORE_ATTEMPTS = 12;
     /**
      * The free space a pre-commit leaves on the store's disk. The commit step's record (a few dozen bytes) must
      * not fail: the datastore answers the client with success whatever that step says.
@@ -372,7 +374,7 @@ public final class ConfigurationStore implements AutoCloseable {
             summary.add(name + ": nothing to restore");
             return 0;
         }
-        final String problem = put(broker, missing);
+        final String problem = putRetried(broker, missing);
         if (problem == null) {
             summary.add(name + ": " + missing.size() + " restored");
             return missing.size();
@@ -385,7 +387,7 @@ public final class ConfigurationStore implements AutoCloseable {
         }
         final List<Change> refused = new ArrayList<>();
         for (var entry : entries.entrySet()) {
-            final String why = put(broker, entry.getValue());
+            final String why = putRetried(broker, entry.getValue());
             if (why != null) {
                 notAboutTheData(why, name);
                 refused.addAll(entry.getValue());
@@ -427,6 +429,34 @@ public final class ConfigurationStore implements AutoCloseable {
             held.add(new Change(root, read(broker, root).orElse(null)));
         }
         return held;
+    }
+
+    /**
+     * {@link #put}, tried again when the datastore fails the commit on its own (not a verdict on the data): seen at a
+     * whole-cluster start, "Store tree ... and candidate base ... differ" in can-commit while another member restored
+     * another subtree of the same shard. Without it the store would refuse every write until Karaf restarts, and
+     * the other members would wait for its copy. A put is idempotent: one that committed after all is put again
+     * harmlessly. {@link #RESTORE_ATTEMPTS} tries, {@code pollMillis} x 25 apart (5 s with Karaf).
+     */
+    private String putRetried(final DOMDataBroker broker, final List<Change> units) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return put(broker, units);
+            } catch (IOException e) {
+                if (attempt >= RESTORE_ATTEMPTS || Thread.currentThread().isInterrupted()) {
+                    throw e;
+                }
+                LOG.warn("A restore commit failed (attempt {} of {}), trying again: {}", attempt, RESTORE_ATTEMPTS,
+                    e.getMessage());
+                try {
+                    Thread.sleep(pollMillis * 25);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    interrupted.addSuppressed(e);
+                    throw new IOException("interrupted while restoring the configuration", interrupted);
+                }
+            }
+        }
     }
 
     /**

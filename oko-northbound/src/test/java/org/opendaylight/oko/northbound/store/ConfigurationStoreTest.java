@@ -325,6 +325,24 @@ class ConfigurationStoreTest extends AbstractConcurrentDataBrokerTest {
     }
 
     /**
+     * A restore commit the datastore fails with its own error (not a verdict on the data: seen at a whole-cluster
+     * start while another member restored another subtree of the same shard) is tried again: the store starts and the
+     * configuration is back, instead of a store that refuses every write and a cluster that waits for it.
+     */
+    @Test
+    void aRestoreCommitTheDatastoreFailsOnItsOwnIsTriedAgain() throws Exception {
+        final var datastore = new ModelDatastore(schema);
+        final var member = datastore.member(MEMBER);
+        start(datastore);
+        assertAcknowledged(List.of(put(member, "openflow:1", "kept").commit()));
+        member.kill();
+        final var restarted = new ModelDatastore(schema);
+        restarted.member(MEMBER).failNextConfigurationCommits(2);
+        assertEquals(ConfigurationStore.State.RUNNING, start(restarted).state());
+        assertEquals(Optional.of(switchEntry("openflow:1", "kept")), restarted.read(switchPath("openflow:1")));
+    }
+
+    /**
      * Finding 7: a store that cannot start (here a damaged snapshot) refuses every write with the reason instead
      * of letting the datastore take writes nothing keeps.
      */

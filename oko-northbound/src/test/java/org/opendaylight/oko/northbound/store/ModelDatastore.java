@@ -187,6 +187,11 @@ final class ModelDatastore {
         if (tx.owner.failing) {
             return Prepared.failed(tx, tx.owner.name + " is stopping", new IllegalStateException("stopping"));
         }
+        if (tx.owner.transientFailures > 0) {
+            tx.owner.transientFailures--;
+            return Prepared.failed(tx, "Store tree and candidate base differ",
+                new IllegalStateException("Store tree and candidate base differ"));
+        }
         modification.ready();
         final DataTreeCandidateTip candidate;
         try {
@@ -293,6 +298,8 @@ final class ModelDatastore {
         private boolean dead;
         /** Set when the member's configuration writes are to fail (a process about to die). */
         private boolean failing;
+        /** How many of the member's next configuration writes fail as the datastore's own error (then succeed). */
+        private int transientFailures;
 
         Member(final String name) {
             this.name = name;
@@ -306,6 +313,16 @@ final class ModelDatastore {
         void failConfigurationCommits() {
             synchronized (ModelDatastore.this) {
                 failing = true;
+            }
+        }
+
+        /**
+         * Makes this member's next {@code count} configuration writes fail in can-commit with the datastore's own
+         * error (seen at a whole-cluster start: "Store tree ... and candidate base ... differ"), not a refusal.
+         */
+        void failNextConfigurationCommits(final int count) {
+            synchronized (ModelDatastore.this) {
+                transientFailures = count;
             }
         }
 
