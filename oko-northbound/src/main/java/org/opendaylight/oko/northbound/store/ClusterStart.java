@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -102,6 +103,12 @@ final class ClusterStart {
 
         /** Makes this member the leader of the shard that holds {@code root} (returns when it is). */
         void lead(YangInstanceIdentifier root) throws IOException;
+
+        /**
+         * The Raft term in which this member's replica leads the shard that holds {@code root}, once it has
+         * applied every entry of the earlier terms (Leader, not PreLeader); empty while it does not lead.
+         */
+        OptionalLong leadingTerm(YangInstanceIdentifier root) throws IOException;
     }
 
     /** Puts a subtree back; returns how many entries it put. */

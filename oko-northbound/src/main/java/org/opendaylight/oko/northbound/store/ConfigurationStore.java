@@ -24,10 +24,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.controller.cluster.ActorSystemProvider;
 import org.opendaylight.controller.cluster.datastore.DistributedDataStoreInterface;
 import org.opendaylight.mdsal.common.api.DataValidationFailedException;
@@ -115,6 +120,9 @@ public final class ConfigurationStore implements AutoCloseable {
         long term(YangInstanceIdentifier root) throws IOException;
     }
 
+    /** How long a catch-up listener's first notification is waited for before it is registered again. */
+    static final long CATCH_UP_TIMEOUT_MILLIS = 10_000;
+
     /** Where the store is in its life: only RUNNING takes writes. */
     enum State { STARTING, RUNNING, FAILED }
 
@@ -128,6 +136,12 @@ public final class ConfigurationStore implements AutoCloseable {
     private final DOMDataBroker.DataTreeChangeExtension treeListeners;
     private final String memberName;
     private final List<Registration> registrations = new CopyOnWriteArrayList<>();
+    /** Per root, the listener whose notifications this member's copy follows. */
+    private final Map<YangInstanceIdentifier, Follower> following = new ConcurrentHashMap<>();
+    /** Per root, a listener registered to catch up as the shard's new leader, until its first notification. */
+    private final Map<YangInstanceIdentifier, Follower> catchingUp = new ConcurrentHashMap<>();
+    /** Asks, in a cluster, whether this member has become a shard's leader ({@link #checkLeadership}). */
+    private ScheduledExecutorService leadershipWatch;
     /** The start's own thread (the component's activation returns at once); null in tests. */
     private Thread starting;
     private ServiceRegistration<ConfigurationRestored> restoredService;
@@ -251,6 +265,12 @@ public final class ConfigurationStore implements AutoCloseable {
         }
     }
 
+    /** How recent this member's copy of the subtree holding {@code path} is (tests). */
+    Version copyVersion(final YangInstanceIdentifier path) {
+        final StoreLog current = log;
+        return current == null ? Version.NONE : current.version(stored.rootOf(path));
+    }
+
     /** The store's state: RUNNING once the configuration is back, FAILED when it refuses writes for good. */
     State state() {
         return state;
@@ -300,8 +320,11 @@ public final class ConfigurationStore implements AutoCloseable {
         for (YangInstanceIdentifier root : stored.roots()) {
             // A commit cohort is called on the member that leads the datastore's shard only: changes committed
             // while another member leads reach this member's files through this listener.
-            registrations.add(listeners.registerTreeChangeListener(DOMDataTreeIdentifier.of(CONFIGURATION, root),
-                new Follower(root)));
+            final Follower follower = new Follower(root, 0);
+            log.listenWith(root, follower);
+            following.put(root, follower);
+            follower.registration = listeners.registerTreeChangeListener(DOMDataTreeIdentifier.of(CONFIGURATION,
+                root), follower);
         }
 
         final Map<String, Version> versions = new LinkedHashMap<>();
@@ -334,7 +357,11 @@ public final class ConfigurationStore implements AutoCloseable {
             summary.add("nothing stored");
         }
         state = State.RUNNING;
-        gate.open(clustered() ? new ReadBarrier(dataBroker, stored.roots()) : null);
+        final boolean clustered = clustered();
+        gate.open(clustered ? new ReadBarrier(dataBroker, stored.roots()) : null);
+        if (clustered) {
+            watchLeadership();
+        }
         final String line = String.join("; ", summary);
         // The second line names this JVM: a member that restarts itself (exit 10, as a downed one does) leaves the
         // file of its former JVM behind, which `make up` must not take for this start's.
@@ -526,8 +553,16 @@ public final class ConfigurationStore implements AutoCloseable {
     }
 
     private synchronized void closeRegistrations() {
+        if (leadershipWatch != null) {
+            leadershipWatch.shutdownNow();
+            leadershipWatch = null;
+        }
         registrations.forEach(Registration::close);
         registrations.clear();
+        for (Map<YangInstanceIdentifier, Follower> followers : List.of(following, catchingUp)) {
+            followers.values().forEach(Follower::close);
+            followers.clear();
+        }
         closeLog();
         // A Karaf that restarts by itself (a member the cluster downed) must not look restored to `make up`
         // before its next start has put the configuration back.
@@ -539,14 +574,97 @@ public final class ConfigurationStore implements AutoCloseable {
     }
 
     /**
+     * Asks every poll interval (200 ms) whether this member has become the leader of a stored subtree's
+     * shard in a term its cohort has committed nothing in ({@link StoreLog#leaderCatchUp} says why that matters).
+     */
+    private synchronized void watchLeadership() {
+        if (leadershipWatch != null) {
+            return;
+        }
+        leadershipWatch = Executors.newSingleThreadScheduledExecutor(task -> {
+            final Thread thread = new Thread(task, "oko-store-leadership");
+            thread.setDaemon(true);
+            return thread;
+        });
+        leadershipWatch.scheduleWithFixedDelay(this::checkLeadership, pollMillis, pollMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * For each stored subtree whose shard this member leads in a term its copy has no commit of: registers a new
+     * listener, whose first notification is the subtree as the leader holds it (every change of the earlier
+     * terms applied), and takes it as the copy's catch-up in the term ({@link Follower#onDataTreeChanged}). A
+     * registration whose first notification has not come in {@link #CATCH_UP_TIMEOUT_MILLIS} is given up and
+     * tried again.
+     */
+    @SuppressWarnings("checkstyle:IllegalCatch")         // the watch goes on whatever one check meets
+    void checkLeadership() {
+        final StoreLog current = log;
+        if (current == null || state != State.RUNNING) {
+            return;
+        }
+        for (YangInstanceIdentifier root : stored.roots()) {
+            try {
+                final Follower inFlight = catchingUp.get(root);
+                if (inFlight != null) {
+                    if (System.nanoTime() - inFlight.registeredNanos < TimeUnit.MILLISECONDS.toNanos(
+                            CATCH_UP_TIMEOUT_MILLIS)) {
+                        continue;
+                    }
+                    LOG.warn("This member leads the shard of {} in term {}, and the listener registered to take the "
+                        + "subtree as it holds it was not told in {} s: registered again", root,
+                        inFlight.leaderTerm, CATCH_UP_TIMEOUT_MILLIS / 1000);
+                    catchingUp.remove(root, inFlight);
+                    inFlight.close();
+                }
+                final OptionalLong term = shards.leadingTerm(root);
+                if (term.isEmpty() || !current.needsCatchUp(root, term.getAsLong())) {
+                    continue;
+                }
+                final Follower follower = new Follower(root, term.getAsLong());
+                catchingUp.put(root, follower);
+                final Registration registration = treeListeners.registerTreeChangeListener(
+                    DOMDataTreeIdentifier.of(CONFIGURATION, root), follower);
+                follower.registered(registration);
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("Could not check whether this member leads the shard of {}", root, e);
+            }
+        }
+    }
+
+    /**
      * Keeps this member's files in line with changes committed while another member leads the shard (its cohort
      * is the one called). A commit this member's cohort stored already is not written again ({@link StoreLog}).
+     * One registered when this member became the shard's leader ({@code leaderTerm} > 0) first takes the subtree
+     * as its first notification tells it as the copy's catch-up in that term, and then replaces the former one.
      */
     private final class Follower implements DOMDataTreeChangeListener {
         private final YangInstanceIdentifier root;
+        private final long leaderTerm;
+        private final long registeredNanos = System.nanoTime();
+        /** Whether the first notification has come (always, for the start's listener). */
+        private boolean told;
+        private boolean closed;
+        private Registration registration;
 
-        Follower(final YangInstanceIdentifier root) {
+        Follower(final YangInstanceIdentifier root, final long leaderTerm) {
             this.root = root;
+            this.leaderTerm = leaderTerm;
+            told = leaderTerm == 0;
+        }
+
+        /** The registration, once the broker returns it (the first notification may have come before). */
+        synchronized void registered(final Registration made) {
+            registration = made;
+            if (closed) {
+                made.close();
+            }
+        }
+
+        synchronized void close() {
+            closed = true;
+            if (registration != null) {
+                registration.close();
+            }
         }
 
         @Override
@@ -556,8 +674,16 @@ public final class ConfigurationStore implements AutoCloseable {
                 return;
             }
             try {
-                for (DataTreeCandidate candidate : candidates) {
-                    current.notified(root, StoredConfiguration.unitChanges(candidate.getRootPath(),
+                List<DataTreeCandidate> later = candidates;
+                if (!firstTold()) {
+                    final DataTreeCandidate first = candidates.get(0);
+                    if (!first.getRootPath().equals(root) || !catchUp(current, first.getRootNode().dataAfter())) {
+                        return;
+                    }
+                    later = candidates.subList(1, candidates.size());
+                }
+                for (DataTreeCandidate candidate : later) {
+                    current.notifiedTo(this, root, StoredConfiguration.unitChanges(candidate.getRootPath(),
                         candidate.getRootNode()));
                 }
             } catch (IOException e) {
@@ -570,7 +696,46 @@ public final class ConfigurationStore implements AutoCloseable {
 
         @Override
         public void onInitialData() {
-            // The start took the configuration over already.
+            // The start's listener: the start took the configuration over already.
+            final StoreLog current = log;
+            if (current == null || state == State.FAILED || firstTold()) {
+                return;
+            }
+            try {
+                catchUp(current, null);
+            } catch (IOException e) {
+                fail("it could not record the catch-up of " + root + " as the shard's leader (" + e.getMessage()
+                    + ")");
+                LOG.error("Could not store the catch-up of {}: configuration writes are refused until Karaf "
+                    + "restarts", root, e);
+            }
+        }
+
+        private synchronized boolean firstTold() {
+            final boolean was = told;
+            told = true;
+            return was;
+        }
+
+        /** Takes {@code data} as the catch-up; on success this listener replaces the former, else it goes. */
+        private boolean catchUp(final StoreLog current, final @Nullable NormalizedNode data) throws IOException {
+            final boolean took;
+            try {
+                took = current.leaderCatchUp(root, this, leaderTerm, data);
+            } finally {
+                catchingUp.remove(root, this);
+            }
+            if (!took) {
+                close();
+                return false;
+            }
+            final Follower former = following.put(root, this);
+            if (former != null) {
+                former.close();
+            }
+            LOG.info("This member leads the shard of {} in term {}: its copy took the subtree as the leader holds "
+                + "it, and ranks as the newest from now on", root, leaderTerm);
+            return true;
         }
     }
 

@@ -10,6 +10,7 @@ package org.opendaylight.oko.northbound.store;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -100,6 +101,13 @@ final class DatastoreShards implements ClusterStart.Shards {
     @Override
     public long term(final YangInstanceIdentifier root) throws IOException {
         return state(shardName(root)).getCurrentTerm();
+    }
+
+    @Override
+    public OptionalLong leadingTerm(final YangInstanceIdentifier root) throws IOException {
+        final OnDemandRaftState state = state(shardName(root));
+        return RaftRole.Leader == state.getRaftState() ? OptionalLong.of(state.getCurrentTerm())
+            : OptionalLong.empty();
     }
 
     private OnDemandRaftState state(final String shardName) throws IOException {

@@ -172,6 +172,11 @@ final class StoreLog implements AutoCloseable {
     private final Map<Long, Prepared> pending = new LinkedHashMap<>();
     /** Per root, the cohort's commits whose notifications are still to come, oldest first. */
     private final Map<YangInstanceIdentifier, Deque<Token>> unnotified = new HashMap<>();
+    /**
+     * Per root, the listener registration whose notifications are written ({@link #notifiedTo}); another's are
+     * dropped. Replaced by {@link #leaderCatchUp}.
+     */
+    private final Map<YangInstanceIdentifier, Object> listeners = new HashMap<>();
     private final Map<YangInstanceIdentifier, Version> versions;
     /** The life of the cluster this process is in: set by the start. */
     private long life;
@@ -356,6 +361,66 @@ final class StoreLog implements AutoCloseable {
         prepared.decided = true;
         pending.remove(prepared.id);
         files.append(encode(ABORT, prepared.id, List.of()));
+    }
+
+    /** Makes {@code listener}'s the notifications of {@code root} that are written (the start's first listener). */
+    synchronized void listenWith(final YangInstanceIdentifier root, final Object listener) {
+        listeners.put(root, listener);
+    }
+
+    /**
+     * A notification to {@code listener}: written as {@link #notified(YangInstanceIdentifier, List)} says if
+     * {@code listener} is the registration this copy follows, dropped if a {@link #leaderCatchUp} replaced it
+     * (whatever it tells is older than that catch-up, which holds it).
+     */
+    synchronized void notifiedTo(final Object listener, final YangInstanceIdentifier root,
+            final List<UnitChange> changes) throws IOException {
+        if (listeners.get(root) != listener) {
+            LOG.debug("A notification of {} to a listener this member's copy no longer follows: not written", root);
+            return;
+        }
+        notified(root, changes);
+    }
+
+    /**
+     * Whether this copy of {@code root} needs a {@link #leaderCatchUp} in Raft term {@code term}: its cohort has
+     * committed nothing in that term (the first commit of a term carries the whole root itself).
+     */
+    synchronized boolean needsCatchUp(final YangInstanceIdentifier root, final long term) {
+        return version(root).isBefore(life, term);
+    }
+
+    /**
+     * This member leads {@code root}'s shard in Raft term {@code term}, and {@code data} is the whole root as its
+     * datastore held it when {@code listener} was registered after that (a new registration's first notification;
+     * null when the root held nothing). A leader holds every change acknowledged in an earlier term, also those it
+     * acknowledged without its cohort (a client's replay of a transaction the former leader pre-committed, found
+     * committed in the replicated log): forced as a catch-up commit of the term, this copy ranks above any copy of
+     * an earlier term at a whole-cluster start, before the cohort commits anything in the term. {@code listener}
+     * becomes the registration whose notifications are written: the former one's, all of changes {@code data}
+     * holds or of later commits also told to {@code listener}, are dropped from now on; and the cohort's commits
+     * still to be notified are all of earlier terms, so in {@code data}: no longer waited for.
+     *
+     * <p>Not written (false) when the cohort has committed in the term meanwhile (that commit carried the whole
+     * root) or has a commit of the term in flight (it will): the caller keeps its former listener.
+     */
+    synchronized boolean leaderCatchUp(final YangInstanceIdentifier root, final Object listener, final long term,
+            final @Nullable NormalizedNode data) throws IOException {
+        if (!version(root).isBefore(life, term)
+                || pending.values().stream().anyMatch(one -> one.root.equals(root) && one.term >= term)) {
+            return false;
+        }
+        // Prepares of earlier terms still undecided belong to a leadership this member lost: the shard failed
+        // their transactions without a commit step, and one that was applied is in data. They stay undecided.
+        final Prepared catchUp = new Prepared(nextId++, root, life, term, true, data, List.of(), List.of());
+        files.append(encode(catchUp));
+        files.append(encode(COMMIT, catchUp.id, List.of()));
+        stored.apply(new Change(root, data));
+        versions.put(root, version(root).committed(life, term));
+        unnotified.remove(root);
+        listeners.put(root, listener);
+        maybeCompact();
+        return true;
     }
 
     /**

@@ -275,6 +275,32 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
     }
 
     /**
+     * Audit finding 3: member-1 leads and pre-commits a write, and is killed before its commit step; member-2 is
+     * elected and answers the client's replay from the replicated entry without asking any cohort. Every member is
+     * KILLed before member-2 commits anything of its own: the start must not take member-1's copy (the latest
+     * term in which a cohort committed) over member-2's, which holds the acknowledged write.
+     */
+    @Test
+    void aWriteTheNextLeaderAcknowledgesWithoutItsCohortSurvivesAWholeClusterRestart() throws Exception {
+        var datastore = new ModelDatastore(schema);
+        datastore.member("member-1");                       // member-1 leads first
+        startAll(datastore, "member-1", "member-2", "member-3");
+        write(datastore, "member-3", "openflow:1", "a");
+        final var tx = datastore.member("member-3").newWriteOnlyTransaction();
+        tx.put(CONFIGURATION, switchPath("openflow:1"), switchEntry("openflow:1", "b"));
+        datastore.commitReplayedByNextLeader(tx, "member-2").get();     // acknowledged
+        // The new leader's copy catches up within a moment of its election (polled); give it a second at most.
+        final var member2 = starting.get("member-2").get();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (member2.copyVersion(switchPath("openflow:1")).term() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        datastore = killAll(datastore);
+        startAll(datastore, "member-1", "member-2", "member-3");
+        assertEquals(Optional.of(switchEntry("openflow:1", "b")), datastore.read(switchPath("openflow:1")));
+    }
+
+    /**
      * A member that restarts into a running cluster takes the cluster's configuration and puts nothing of its
      * own back; its older copy is kept aside.
      */

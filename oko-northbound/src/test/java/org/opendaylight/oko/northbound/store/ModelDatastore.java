@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.opendaylight.mdsal.common.api.CommitInfo;
@@ -113,11 +114,20 @@ final class ModelDatastore {
      * {@code cluster}.
      */
     ClusterStart.Shards shards(final String name, final List<String> cluster) {
+        // This process of the member: a store of an earlier, killed one sees itself lead nothing.
+        final Member self = member(name);
         return new ClusterStart.Shards() {
             @Override
             public long term(final YangInstanceIdentifier root) {
                 synchronized (ModelDatastore.this) {
                     return term;
+                }
+            }
+
+            @Override
+            public OptionalLong leadingTerm(final YangInstanceIdentifier root) {
+                synchronized (ModelDatastore.this) {
+                    return !self.dead && name.equals(leader) ? OptionalLong.of(term) : OptionalLong.empty();
                 }
             }
 
@@ -131,6 +141,29 @@ final class ModelDatastore {
                 ModelDatastore.this.lead(name);
             }
         };
+    }
+
+    /**
+     * Audit finding 3: the leading member's cohorts pre-commit {@code transaction}, and its process is killed
+     * before the commit step; {@code next} is elected (a new term), commits the replicated entry together with its
+     * own first one and applies it, asking no cohort (its own are asked of new transactions only), and answers the
+     * client's replay of the transaction with success.
+     */
+    synchronized FluentFuture<? extends CommitInfo> commitReplayedByNextLeader(
+            final DOMDataTreeWriteTransaction transaction, final String next) {
+        final Prepared prepared = prepare((Tx) transaction, trees.get(CONFIGURATION));
+        if (prepared.failure != null) {
+            return FluentFutures.immediateFailedFluentFuture(prepared.failure);
+        }
+        members.get(leader).kill();
+        lead(next);
+        if (prepared.candidate != null) {
+            trees.get(CONFIGURATION).commit(prepared.candidate);
+            for (Member member : members.values()) {
+                member.publish(prepared.candidate);
+            }
+        }
+        return FluentFutures.immediateFluentFuture(CommitInfo.empty());
     }
 
     /** A new process of a member that was killed: a new broker under the same name. */
@@ -383,12 +416,35 @@ final class ModelDatastore {
             return () -> cohorts.remove(registration);
         }
 
+        /**
+         * As the shard does: the listener's first notification is what the datastore holds at the path when the
+         * registration is made (a write of all of it), or {@code onInitialData()} when it holds nothing; later
+         * ones are the commits after it. Queued behind this member's held notifications, as they are in order.
+         */
         @Override
         public Registration registerTreeChangeListener(final DOMDataTreeIdentifier path,
                 final DOMDataTreeChangeListener listener) {
             final var registration = new ListenerRegistration(path.path(), listener);
-            listeners.add(registration);
-            listener.onInitialData();
+            synchronized (ModelDatastore.this) {
+                if (dead) {
+                    return () -> { };
+                }
+                listeners.add(registration);
+                final Optional<NormalizedNode> now = read(path.path());
+                notifications.addLast(() -> {
+                    if (listeners.contains(registration)) {
+                        if (now.isPresent()) {
+                            registration.listener.onDataTreeChanged(List.of(
+                                DataTreeCandidates.fromNormalizedNode(path.path(), now.orElseThrow())));
+                        } else {
+                            registration.listener.onInitialData();
+                        }
+                    }
+                });
+            }
+            if (!holding) {
+                deliver(Integer.MAX_VALUE);
+            }
             return () -> listeners.remove(registration);
         }
 

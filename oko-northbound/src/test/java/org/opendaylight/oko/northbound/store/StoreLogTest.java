@@ -42,6 +42,7 @@ import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.N
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.nodes.NodeKey;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.Switches;
+import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.SwitchesBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.Switch;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchBuilder;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.rev261123.switches.SwitchKey;
@@ -101,6 +102,47 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         final var stored = new StoredConfiguration(roots);
         StoreLog.open(StoreFiles.open(dir), stored).log().close();
         return stored;
+    }
+
+    /** The whole of /oko:switches holding one entry, as a new leader's datastore would hand it over. */
+    private NormalizedNode switchesWith(final String node) {
+        return codec.toNormalizedDataObject(DataObjectIdentifier.builder(Switches.class).build(),
+            new SwitchesBuilder().setSwitch(BindingMap.of(new SwitchBuilder().setNode(new NodeId(node)).build()))
+                .build()).node();
+    }
+
+    /**
+     * Audit finding 3: a new leader's catch-up ranks the copy in its term (read back too), before the cohort
+     * commits anything in it; from then on the former listener's notifications (older than the catch-up) are not
+     * written, the new listener's are. Not taken while a commit of the term is in flight (that one carries the
+     * whole root itself).
+     */
+    @Test
+    void aLeadersCatchUpRanksTheCopyInItsTermAndReplacesTheFormerListener() throws IOException {
+        final Object former = new Object();
+        final Object leader = new Object();
+        try (StoreLog log = create()) {
+            log.listenWith(root(), former);
+            log.commit(log.prepare(root(), 1, null, List.of(put("openflow:1"))));
+            assertTrue(log.needsCatchUp(root(), 2));
+            final var inFlight = log.prepare(root(), 2, null, List.of(put("openflow:5")));
+            assertFalse(log.leaderCatchUp(root(), leader, 2, switchesWith("openflow:2")));
+            log.abort(inFlight);
+            assertTrue(log.leaderCatchUp(root(), leader, 2, switchesWith("openflow:2")));
+            assertFalse(log.needsCatchUp(root(), 2));
+            log.notifiedTo(former, root(), List.of(put("openflow:3")));
+            log.notifiedTo(leader, root(), List.of(put("openflow:4")));
+            assertEquals(2, log.version(root()).term());
+        }
+        final var stored = new StoredConfiguration(roots);
+        try (StoreLog log = StoreLog.open(StoreFiles.open(dir), stored).log()) {
+            assertEquals(2, log.version(root()).term(), "the version read back");
+        }
+        assertNull(stored.unit(path("openflow:1")), "the catch-up holds the whole root");
+        assertEquals(put("openflow:2").after(), stored.unit(path("openflow:2")));
+        assertNull(stored.unit(path("openflow:3")), "the former listener's notification was written");
+        assertEquals(put("openflow:4").after(), stored.unit(path("openflow:4")));
+        assertNull(stored.unit(path("openflow:5")));
     }
 
     @Test
