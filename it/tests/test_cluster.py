@@ -189,6 +189,12 @@ def cluster():
             print(f"cluster start failed: {failed}\n{failed.stdout or ''}{failed.stderr or ''}", flush=True)
             c.down()
             for member in range(1, MEMBERS + 1):
+                # The launcher's output too: a member whose JVM never got as far as karaf.log (seen once: only
+                # member 1's log was there, and it had formed a cluster of its own) says why only there.
+                out = os.path.join(c.run_dir, f"karaf-{member}.out")
+                if os.path.exists(out):
+                    os.makedirs(kept, exist_ok=True)
+                    shutil.copy(out, os.path.join(kept, f"karaf-{member}.out"))
                 log = os.path.join(c.run_dir, f"karaf-{member}", "data", "log", "karaf.log")
                 if os.path.exists(log):
                     os.makedirs(kept, exist_ok=True)
