@@ -32,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import org.eclipse.jdt.annotation.Nullable;
 import org.opendaylight.controller.cluster.ActorSystemProvider;
 import org.opendaylight.controller.cluster.datastore.DistributedDataStoreInterface;
@@ -140,12 +141,16 @@ public final class ConfigurationStore implements AutoCloseable {
     private final Map<YangInstanceIdentifier, Follower> following = new ConcurrentHashMap<>();
     /** Per root, a listener registered to catch up as the shard's new leader, until its first notification. */
     private final Map<YangInstanceIdentifier, Follower> catchingUp = new ConcurrentHashMap<>();
+    /** Per root, the term in which a catch-up was last put off for want of disk space (said once a term). */
+    private final Map<YangInstanceIdentifier, Long> shortOfReserveSaid = new ConcurrentHashMap<>();
     /** Asks, in a cluster, whether this member has become a shard's leader ({@link #checkLeadership}). */
     private ScheduledExecutorService leadershipWatch;
     /** The start's own thread (the component's activation returns at once); null in tests. */
     private Thread starting;
     private ServiceRegistration<ConfigurationRestored> restoredService;
     private volatile State state = State.STARTING;
+    /** Set when the component is deactivated: a start it interrupts did not fail. */
+    private volatile boolean closing;
     /** Why the store refuses writes for good (state FAILED). */
     private volatile String failure;
     /** The log, once its files are read; null until then, and when they could not be. */
@@ -260,9 +265,20 @@ public final class ConfigurationStore implements AutoCloseable {
             restore(dataBroker, treeListeners, memberName);
         } catch (IOException | RuntimeException e) {
             fail("it did not start: " + e.getMessage());
-            LOG.error("The Oko configuration store in {} did not start: configuration writes are refused until it "
-                + "does (restart Karaf once the cause is fixed)", dir, e);
+            if (closing) {
+                // Karaf stops (or restarts: a member the cluster downed) while the start waits: nothing failed.
+                LOG.info("The Oko configuration store in {} stopped before its start had finished ({})", dir,
+                    e.getMessage());
+            } else {
+                LOG.error("The Oko configuration store in {} did not start: configuration writes are refused until "
+                    + "it does (restart Karaf once the cause is fixed)", dir, e);
+            }
         }
+    }
+
+    /** Sets the clock the running store's log tells the age of its records by (tests). */
+    void clock(final LongSupplier nanos) {
+        log.clock(nanos);
     }
 
     /** How recent this member's copy of the subtree holding {@code path} is (tests). */
@@ -541,6 +557,7 @@ public final class ConfigurationStore implements AutoCloseable {
                 restoredService = null;
             }
         }
+        closing = true;
         if (start != null && start.isAlive()) {
             start.interrupt();
             try {
@@ -594,12 +611,13 @@ public final class ConfigurationStore implements AutoCloseable {
      * listener, whose first notification is the subtree as the leader holds it (every change of the earlier
      * terms applied), and takes it as the copy's catch-up in the term ({@link Follower#onDataTreeChanged}). A
      * registration whose first notification has not come in {@link #CATCH_UP_TIMEOUT_MILLIS} is given up and
-     * tried again.
+     * tried again. Not while the disk holding the store is short of its reserve (a catch-up writes the whole
+     * subtree): tried again at each poll, said once a term.
      */
     @SuppressWarnings("checkstyle:IllegalCatch")         // the watch goes on whatever one check meets
     void checkLeadership() {
         final StoreLog current = log;
-        if (current == null || state != State.RUNNING) {
+        if (current == null || state != State.RUNNING || closing) {
             return;
         }
         for (YangInstanceIdentifier root : stored.roots()) {
@@ -607,17 +625,26 @@ public final class ConfigurationStore implements AutoCloseable {
                 final Follower inFlight = catchingUp.get(root);
                 if (inFlight != null) {
                     if (System.nanoTime() - inFlight.registeredNanos < TimeUnit.MILLISECONDS.toNanos(
-                            CATCH_UP_TIMEOUT_MILLIS)) {
+                            CATCH_UP_TIMEOUT_MILLIS) || !inFlight.giveUp()) {
                         continue;
                     }
                     LOG.warn("This member leads the shard of {} in term {}, and the listener registered to take the "
                         + "subtree as it holds it was not told in {} s: registered again", root,
                         inFlight.leaderTerm, CATCH_UP_TIMEOUT_MILLIS / 1000);
                     catchingUp.remove(root, inFlight);
-                    inFlight.close();
                 }
                 final OptionalLong term = shards.leadingTerm(root);
                 if (term.isEmpty() || !current.needsCatchUp(root, term.getAsLong())) {
+                    continue;
+                }
+                final long free = Files.getFileStore(dir).getUsableSpace();
+                if (free < reserveBytes) {
+                    final Long said = shortOfReserveSaid.put(root, term.getAsLong());
+                    if (said == null || said != term.getAsLong()) {
+                        LOG.warn("This member leads the shard of {} in term {}, and its copy cannot catch up: the disk "
+                            + "holding {} has {} MiB free, less than the {} MiB the store keeps in reserve", root,
+                            term.getAsLong(), dir, free >> 20, reserveBytes >> 20);
+                    }
                     continue;
                 }
                 final Follower follower = new Follower(root, term.getAsLong());
@@ -625,6 +652,9 @@ public final class ConfigurationStore implements AutoCloseable {
                 final Registration registration = treeListeners.registerTreeChangeListener(
                     DOMDataTreeIdentifier.of(CONFIGURATION, root), follower);
                 follower.registered(registration);
+                if (closing) {
+                    follower.close();
+                }
             } catch (IOException | RuntimeException e) {
                 LOG.debug("Could not check whether this member leads the shard of {}", root, e);
             }
@@ -643,6 +673,8 @@ public final class ConfigurationStore implements AutoCloseable {
         private final long registeredNanos = System.nanoTime();
         /** Whether the first notification has come (always, for the start's listener). */
         private boolean told;
+        /** Whether its catch-up was taken: it is followed from then on. */
+        private boolean caughtUp;
         private boolean closed;
         private Registration registration;
 
@@ -667,21 +699,30 @@ public final class ConfigurationStore implements AutoCloseable {
             }
         }
 
+        /** Closes a catch-up listener whose first notification did not come in time, unless it was taken. */
+        synchronized boolean giveUp() {
+            if (caughtUp) {
+                return false;
+            }
+            close();
+            return true;
+        }
+
         @Override
         public void onDataTreeChanged(final List<DataTreeCandidate> candidates) {
             final StoreLog current = log;
-            if (current == null || state == State.FAILED) {
+            if (current == null || state == State.FAILED || closing) {
                 return;
             }
-            try {
-                List<DataTreeCandidate> later = candidates;
-                if (!firstTold()) {
-                    final DataTreeCandidate first = candidates.get(0);
-                    if (!first.getRootPath().equals(root) || !catchUp(current, first.getRootNode().dataAfter())) {
-                        return;
-                    }
-                    later = candidates.subList(1, candidates.size());
+            List<DataTreeCandidate> later = candidates;
+            if (!firstTold()) {
+                final DataTreeCandidate first = candidates.get(0);
+                if (!first.getRootPath().equals(root) || !catchUp(current, first.getRootNode().dataAfter())) {
+                    return;
                 }
+                later = candidates.subList(1, candidates.size());
+            }
+            try {
                 for (DataTreeCandidate candidate : later) {
                     current.notifiedTo(this, root, StoredConfiguration.unitChanges(candidate.getRootPath(),
                         candidate.getRootNode()));
@@ -698,16 +739,8 @@ public final class ConfigurationStore implements AutoCloseable {
         public void onInitialData() {
             // The start's listener: the start took the configuration over already.
             final StoreLog current = log;
-            if (current == null || state == State.FAILED || firstTold()) {
-                return;
-            }
-            try {
+            if (current != null && state != State.FAILED && !closing && !firstTold()) {
                 catchUp(current, null);
-            } catch (IOException e) {
-                fail("it could not record the catch-up of " + root + " as the shard's leader (" + e.getMessage()
-                    + ")");
-                LOG.error("Could not store the catch-up of {}: configuration writes are refused until Karaf "
-                    + "restarts", root, e);
             }
         }
 
@@ -717,11 +750,31 @@ public final class ConfigurationStore implements AutoCloseable {
             return was;
         }
 
-        /** Takes {@code data} as the catch-up; on success this listener replaces the former, else it goes. */
-        private boolean catchUp(final StoreLog current, final @Nullable NormalizedNode data) throws IOException {
-            final boolean took;
+        /**
+         * Takes {@code data} as the catch-up; if it is taken this listener replaces the former, else it goes (the
+         * watch registers another at a later poll if the copy still needs one). A catch-up that cannot be
+         * written fails no write: it is tried again.
+         */
+        @SuppressWarnings("checkstyle:IllegalCatch")     // whatever stops it, this listener goes, the copy stays
+        private boolean catchUp(final StoreLog current, final @Nullable NormalizedNode data) {
+            Follower former = null;
+            boolean took = false;
             try {
-                took = current.leaderCatchUp(root, this, leaderTerm, data);
+                synchronized (this) {
+                    if (!closed) {
+                        // One swap at a time: the log's followed listener and this map say the same.
+                        synchronized (following) {
+                            took = current.leaderCatchUp(root, this, leaderTerm, data);
+                            if (took) {
+                                caughtUp = true;
+                                former = following.put(root, this);
+                            }
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("This member leads the shard of {} in term {}, and could not write its copy's catch-up: "
+                    + "tried again", root, leaderTerm, e);
             } finally {
                 catchingUp.remove(root, this);
             }
@@ -729,7 +782,6 @@ public final class ConfigurationStore implements AutoCloseable {
                 close();
                 return false;
             }
-            final Follower former = following.put(root, this);
             if (former != null) {
                 former.close();
             }

@@ -129,6 +129,10 @@ final class StoreLog implements AutoCloseable {
         /** What is written: the same, anchored to what the store held when it was prepared. */
         private final List<UnitChange> recorded;
         private boolean decided;
+        /** When it was prepared ({@link #clock}). */
+        private long madeNanos;
+        /** Given up by a leader's catch-up: never decided by the datastore in time, and covered by that. */
+        private boolean superseded;
 
         Prepared(final long id, final YangInstanceIdentifier root, final long life, final long term,
                 final boolean catchingUp, final @Nullable NormalizedNode catchUp, final List<UnitChange> changes,
@@ -162,6 +166,11 @@ final class StoreLog implements AutoCloseable {
      * a catch-up there would keep this member from following any other member's commits.
      */
     static final long TOKEN_LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /**
+     * How long a prepared change may still be committed: the shard aborts a transaction it has not committed
+     * within 30 s (its transaction commit timeout), with a margin.
+     */
+    static final long PREPARE_LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(35);
     /** How long a snapshot that could not be written waits before the next try (unless the log doubles). */
     private static final long RETRY_NANOS = TimeUnit.MINUTES.toNanos(1);
     private LongSupplier clock = System::nanoTime;
@@ -322,6 +331,7 @@ final class StoreLog implements AutoCloseable {
         final boolean catchingUp = version(root).isBefore(life, term);
         final Prepared prepared = new Prepared(nextId++, root, life, term, catchingUp, catchingUp ? before : null,
             changes, catchingUp ? changes : stored.anchored(changes));
+        prepared.madeNanos = clock.getAsLong();
         files.append(encode(prepared));
         pending.put(prepared.id, prepared);
         return prepared;
@@ -332,6 +342,13 @@ final class StoreLog implements AutoCloseable {
      * commit's commit step, after which the datastore answers the client.
      */
     synchronized void commit(final Prepared prepared) throws IOException {
+        if (prepared.superseded) {
+            // Its notification, if the datastore did apply it after all, is written as any other member's commit.
+            LOG.warn("A commit step came {} s after its change of {} was prepared, after this member's catch-up as "
+                + "the shard's leader gave the change up: not recorded as this member's own", TimeUnit.NANOSECONDS
+                    .toSeconds(clock.getAsLong() - prepared.madeNanos), prepared.root);
+            return;
+        }
         if (prepared.decided) {
             throw new IllegalStateException("change " + prepared.id + " was committed or aborted already");
         }
@@ -387,7 +404,17 @@ final class StoreLog implements AutoCloseable {
      * committed nothing in that term (the first commit of a term carries the whole root itself).
      */
     synchronized boolean needsCatchUp(final YangInstanceIdentifier root, final long term) {
-        return version(root).isBefore(life, term);
+        return version(root).isBefore(life, term) && !inFlight(root, term);
+    }
+
+    /**
+     * Whether a commit of {@code root} prepared in {@code term} or later is in flight: one the datastore may still
+     * commit (prepared less than {@link #PREPARE_LIFETIME_NANOS} ago).
+     */
+    private boolean inFlight(final YangInstanceIdentifier root, final long term) {
+        final long now = clock.getAsLong();
+        return pending.values().stream().anyMatch(one -> one.root.equals(root) && one.term >= term
+            && now - one.madeNanos < PREPARE_LIFETIME_NANOS);
     }
 
     /**
@@ -402,16 +429,30 @@ final class StoreLog implements AutoCloseable {
      * still to be notified are all of earlier terms, so in {@code data}: no longer waited for.
      *
      * <p>Not written (false) when the cohort has committed in the term meanwhile (that commit carried the whole
-     * root) or has a commit of the term in flight (it will): the caller keeps its former listener.
+     * root) or has a commit of the term in flight that the datastore may still commit (it will carry the whole
+     * root): the caller keeps its former listener.
      */
     synchronized boolean leaderCatchUp(final YangInstanceIdentifier root, final Object listener, final long term,
             final @Nullable NormalizedNode data) throws IOException {
-        if (!version(root).isBefore(life, term)
-                || pending.values().stream().anyMatch(one -> one.root.equals(root) && one.term >= term)) {
+        if (!version(root).isBefore(life, term) || inFlight(root, term)) {
             return false;
         }
-        // Prepares of earlier terms still undecided belong to a leadership this member lost: the shard failed
-        // their transactions without a commit step, and one that was applied is in data. They stay undecided.
+        // Prepares of the term the datastore gave up after the store's pre-commit (another cohort refused, a step
+        // timed out: controller 11.0.2 tells no cohort that pre-committed) would keep this copy from ever catching
+        // up in the term: given up here (the shard aborts a transaction not committed in 30 s), so that a commit
+        // step that still came could not put their older catch-up over this one. Prepares of earlier terms
+        // belong to a leadership this member lost: the shard failed their transactions without a commit step,
+        // and one that was applied is in data. They stay undecided.
+        for (Prepared stale : List.copyOf(pending.values())) {
+            if (stale.root.equals(root) && stale.term >= term) {
+                files.append(encode(ABORT, stale.id, List.of()));
+                stale.decided = true;
+                stale.superseded = true;
+                pending.remove(stale.id);
+                LOG.info("A change of {} prepared in term {} {} s ago was never committed by the datastore: given up",
+                    root, stale.term, TimeUnit.NANOSECONDS.toSeconds(clock.getAsLong() - stale.madeNanos));
+            }
+        }
         final Prepared catchUp = new Prepared(nextId++, root, life, term, true, data, List.of(), List.of());
         files.append(encode(catchUp));
         files.append(encode(COMMIT, catchUp.id, List.of()));

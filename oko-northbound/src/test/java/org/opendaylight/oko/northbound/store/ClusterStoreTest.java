@@ -9,9 +9,12 @@ package org.opendaylight.oko.northbound.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.opendaylight.mdsal.common.api.LogicalDatastoreType.CONFIGURATION;
 
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,13 +23,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.mdsal.common.api.PostCanCommitStep;
+import org.opendaylight.mdsal.common.api.PostPreCommitStep;
+import org.opendaylight.mdsal.common.api.ThreePhaseCommitStep;
+import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.Nodes;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.oko.openflow.types.rev261122.ProgramId;
@@ -41,6 +50,7 @@ import org.opendaylight.yangtools.binding.DataObjectIdentifier;
 import org.opendaylight.yangtools.binding.DataObjectReference;
 import org.opendaylight.yangtools.binding.data.codec.api.BindingNormalizedNodeSerializer;
 import org.opendaylight.yangtools.binding.util.BindingMap;
+import org.opendaylight.yangtools.util.concurrent.FluentFutures;
 import org.opendaylight.yangtools.yang.common.Uint32;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
@@ -298,6 +308,57 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         datastore = killAll(datastore);
         startAll(datastore, "member-1", "member-2", "member-3");
         assertEquals(Optional.of(switchEntry("openflow:1", "b")), datastore.read(switchPath("openflow:1")));
+    }
+
+    /**
+     * An adversarial review of the catch-up: a write of the new term that the new leader's cohort pre-committed
+     * and the datastore then gave up (another cohort refused; controller 11.0.2 tells no cohort that pre-committed)
+     * stays prepared for good. The catch-up waits for it while the datastore could still commit it, and no
+     * longer: it was refused for good, and the write acknowledged without a cohort was lost at the next
+     * whole-cluster restart.
+     */
+    @Test
+    void aPrepareTheDatastoreGaveUpDelaysTheNewLeadersCatchUpOnlyWhileItCouldStillCommit() throws Exception {
+        var datastore = new ModelDatastore(schema);
+        datastore.member("member-1");                       // member-1 leads first
+        startAll(datastore, "member-1", "member-2", "member-3");
+        write(datastore, "member-3", "openflow:1", "a");
+        final var member2 = starting.get("member-2").get();
+        final AtomicLong now = new AtomicLong(System.nanoTime());
+        member2.clock(now::get);
+        // A second cohort of /oko:switches on member-2, after the store's: it refuses every pre-commit.
+        datastore.member("member-2").registerCommitCohort(DOMDataTreeIdentifier.of(CONFIGURATION, roots.get(1)),
+            (txId, ctx, candidates) -> FluentFutures.immediateFluentFuture(new PostCanCommitStep() {
+                @Override
+                public ListenableFuture<? extends PostPreCommitStep> preCommit() {
+                    return Futures.immediateFailedFuture(new IOException("pre-commit timed out"));
+                }
+
+                @Override
+                public ListenableFuture<?> abort() {
+                    return ThreePhaseCommitStep.NOOP_ABORT_FUTURE;
+                }
+            }));
+        datastore.member("member-2").hold();               // its catch-up is told only after the failed write
+        final var tx = datastore.member("member-3").newWriteOnlyTransaction();
+        tx.put(CONFIGURATION, switchPath("openflow:1"), switchEntry("openflow:1", "b"));
+        datastore.commitReplayedByNextLeader(tx, "member-2").get();     // acknowledged
+        final var givenUp = datastore.member("member-3").newWriteOnlyTransaction();
+        givenUp.put(CONFIGURATION, switchPath("openflow:9"), switchEntry("openflow:9", "z"));
+        assertThrows(ExecutionException.class, () -> givenUp.commit().get());
+        datastore.member("member-2").deliverAll();
+        Thread.sleep(300);
+        assertTrue(member2.copyVersion(switchPath("openflow:1")).term() < 2,
+            "caught up while a prepare of the term could still be committed");
+        now.addAndGet(StoreLog.PREPARE_LIFETIME_NANOS);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (member2.copyVersion(switchPath("openflow:1")).term() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        datastore = killAll(datastore);
+        startAll(datastore, "member-1", "member-2", "member-3");
+        assertEquals(Optional.of(switchEntry("openflow:1", "b")), datastore.read(switchPath("openflow:1")));
+        assertEquals(Optional.empty(), datastore.read(switchPath("openflow:9")), "the refused write came back");
     }
 
     /**

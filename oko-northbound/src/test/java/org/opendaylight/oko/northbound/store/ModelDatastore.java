@@ -10,7 +10,6 @@ package org.opendaylight.oko.northbound.store;
 import static org.opendaylight.mdsal.common.api.LogicalDatastoreType.CONFIGURATION;
 
 import com.google.common.util.concurrent.FluentFuture;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
@@ -19,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.opendaylight.mdsal.common.api.CommitInfo;
@@ -323,9 +324,12 @@ final class ModelDatastore {
 
         private final String name;
         private final List<CohortRegistration> cohorts = new ArrayList<>();
-        private final List<ListenerRegistration> listeners = new ArrayList<>();
-        private final Deque<Runnable> notifications = new ArrayDeque<>();
-        private boolean holding;
+        /** Closed from any thread (a store swapping listeners while it is told): copied on write. */
+        private final List<ListenerRegistration> listeners = new CopyOnWriteArrayList<>();
+        /** Queued in commit order (under the model's lock), told one at a time: one actor a listener, as ODL's. */
+        private final Deque<Runnable> notifications = new ConcurrentLinkedDeque<>();
+        private final Object telling = new Object();
+        private volatile boolean holding;
 
         /** Set when the member's process is gone: its transactions fail. */
         private boolean dead;
@@ -366,8 +370,14 @@ final class ModelDatastore {
 
         /** Delivers up to {@code count} of the held notifications, oldest first. */
         void deliver(final int count) {
-            for (int i = 0; i < count && !notifications.isEmpty(); i++) {
-                notifications.removeFirst().run();
+            synchronized (telling) {
+                for (int i = 0; i < count; i++) {
+                    final Runnable next = notifications.pollFirst();
+                    if (next == null) {
+                        return;
+                    }
+                    next.run();
+                }
             }
         }
 
