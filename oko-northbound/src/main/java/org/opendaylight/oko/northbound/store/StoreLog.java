@@ -47,11 +47,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One writer per change: the datastore tells this member's listener about every commit, its cohort's own too.
  * A notification of a commit this member's cohort committed (the same data tree nodes, compared by identity, so
- * never confused with another commit of equal data) is not written again. Notifications of one root come in
- * commit order, and the cohort's commit step runs before its notification is sent: a notification that arrives
- * while commits of the cohort are still to be notified is of an older commit, and is written without the units
- * those newer commits changed. The log then never puts an older value after a newer one, at any point where the
- * process may stop.
+ * never confused with another commit of equal data) is not written again, in whatever order the cohort's own
+ * commits are notified (the shard publishes each from a callback of its cohorts' commit steps: two made back to
+ * back may be told the other way round). Other notifications of one root come in commit order, and the cohort's
+ * commit step runs before its notification is sent: a notification that arrives while commits of the cohort are
+ * still to be notified is of an older commit, and is written without the units those newer commits changed. The
+ * log then never puts an older value after a newer one, at any point where the process may stop.
  *
  * <p>A member's copy is complete for a root from the moment it leads the root's shard: the first commit its
  * cohort prepares in a Raft term carries the whole root as the datastore holds it before that commit (a new
@@ -485,12 +486,18 @@ final class StoreLog implements AutoCloseable {
         int index = 0;
         for (Token token : tokens) {
             if (!token.catchUp && sameCommit(token.changes, changes)) {
-                // Notifications come in commit order: tokens before it are of older commits (catch-ups, or
-                // commits whose notification never came: none in the datastores seen).
+                // Its token goes, and the catch-ups before it: they hold back only notifications of commits older
+                // than the cohort's first in its term, which the shard publishes (as it applies them, in order)
+                // before any of the cohort's. The cohort's own older commits keep their tokens: the shard
+                // publishes a commit's notification when every cohort has answered its commit step, from a
+                // callback of its own, so two commits made back to back can be notified in the other order
+                // (controller 11.0.2, ShardDataTree.finishCommit does not wait for the previous one's answers).
                 final Iterator<Token> older = tokens.iterator();
                 for (int i = 0; i <= index; i++) {
-                    older.next();
-                    older.remove();
+                    final Token one = older.next();
+                    if (one.catchUp || i == index) {
+                        older.remove();
+                    }
                 }
                 notificationsOfOwnCommits++;
                 LOG.debug("Notified of this member's own commit of {} units: not written again ({} so far)",

@@ -270,6 +270,26 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         assertEquals(0, reopen().size());
     }
 
+    /**
+     * Two commits of the cohort made back to back, notified in the other order (controller 11.0.2 publishes a
+     * commit's notification from the callback of its cohorts' commit steps, and does not wait for the previous
+     * commit's): the older one's notification is the cohort's own too, and not written after the newer value.
+     */
+    @Test
+    void ownCommitsNotifiedInTheOtherOrderAreNotWrittenAgain() throws IOException {
+        try (StoreLog log = create()) {
+            final var older = List.of(put("openflow:1"));
+            final var newer = List.of(new UnitChange(path("openflow:1"), older.get(0).after(), null));
+            log.commit(log.prepare(root(), 1, null, older));
+            log.commit(log.prepare(root(), 1, null, newer));
+            log.notified(root(), newer);
+            log.notified(root(), older);
+            assertEquals(2, log.notificationCounts()[0], "the older commit's notification taken for another member's");
+            assertEquals(0, log.notificationCounts()[1]);
+        }
+        assertNull(reopen().unit(path("openflow:1")), "the deleted switch entry came back");
+    }
+
     private static DataObjectIdentifier<Node> nodeRef(final String node) {
         return DataObjectIdentifier.builder(Nodes.class).child(Node.class, new NodeKey(
             new org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId(node))).build();
