@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One writer per change: the datastore tells this member's listener about every commit, its cohort's own too.
  * A notification of a commit this member's cohort committed (the same data tree nodes, compared by identity, so
- * never confused with another commit of equal data) is not written again, in whatever order the cohort's own
- * commits are notified (the shard publishes each from a callback of its cohorts' commit steps: two made back to
+ * never confused with another commit of equal data) is not written again, also when a newer one of the cohort's
+ * was notified first (the shard publishes each from a callback of its cohorts' commit steps: two made back to
  * back may be told the other way round). Other notifications of one root come in commit order, and the cohort's
  * commit step runs before its notification is sent: a notification that arrives while commits of the cohort are
  * still to be notified is of an older commit, and is written without the units those newer commits changed. The
@@ -182,6 +182,8 @@ final class StoreLog implements AutoCloseable {
     private final Map<Long, Prepared> pending = new LinkedHashMap<>();
     /** Per root, the cohort's commits whose notifications are still to come, oldest first. */
     private final Map<YangInstanceIdentifier, Deque<Token>> unnotified = new HashMap<>();
+    /** Per root, the cohort's commits a newer one of the cohort's was notified before; for their lifetime. */
+    private final Map<YangInstanceIdentifier, Deque<Token>> overtaken = new HashMap<>();
     /**
      * Per root, the listener registration whose notifications are written ({@link #notifiedTo}); another's are
      * dropped. Replaced by {@link #leaderCatchUp}.
@@ -353,6 +355,18 @@ final class StoreLog implements AutoCloseable {
         if (prepared.decided) {
             throw new IllegalStateException("change " + prepared.id + " was committed or aborted already");
         }
+        final Version now = version(prepared.root);
+        if (now.life() > prepared.life || now.life() == prepared.life && now.term() > prepared.term) {
+            // A commit step that came after this copy caught up in a later term (this member led again, or its
+            // first commit of a later term carried the whole root): the change, applied in its own term, is in
+            // that catch-up; written after it, it would put its value back over whatever came since.
+            files.append(encode(ABORT, prepared.id, List.of()));
+            prepared.decided = true;
+            pending.remove(prepared.id);
+            LOG.warn("A commit step of a change of {} prepared in term {} came after this member's copy caught up "
+                + "in term {}: the catch-up holds it", prepared.root, prepared.term, now.term());
+            return;
+        }
         files.append(encode(COMMIT, prepared.id, List.of()));
         prepared.decided = true;
         pending.remove(prepared.id);
@@ -460,6 +474,7 @@ final class StoreLog implements AutoCloseable {
         stored.apply(new Change(root, data));
         versions.put(root, version(root).committed(life, term));
         unnotified.remove(root);
+        overtaken.remove(root);
         listeners.put(root, listener);
         maybeCompact();
         return true;
@@ -486,17 +501,19 @@ final class StoreLog implements AutoCloseable {
         int index = 0;
         for (Token token : tokens) {
             if (!token.catchUp && sameCommit(token.changes, changes)) {
-                // Its token goes, and the catch-ups before it: they hold back only notifications of commits older
-                // than the cohort's first in its term, which the shard publishes (as it applies them, in order)
-                // before any of the cohort's. The cohort's own older commits keep their tokens: the shard
-                // publishes a commit's notification when every cohort has answered its commit step, from a
-                // callback of its own, so two commits made back to back can be notified in the other order
-                // (controller 11.0.2, ShardDataTree.finishCommit does not wait for the previous one's answers).
+                // Its token goes, and those before it: the queue stays "the cohort's commits newer than any
+                // notification that matches none", which the path below relies on. An older commit of the
+                // cohort's can still be notified after this one, though: the shard publishes a commit's
+                // notification from a callback of its cohorts' commit steps, and does not wait for the previous
+                // commit's (controller 11.0.2, ShardDataTree.finishCommit), so two made back to back can be told
+                // the other way round. Its token is kept aside, and its notification is recognised there.
                 final Iterator<Token> older = tokens.iterator();
+                final Deque<Token> aside = overtaken.computeIfAbsent(root, key -> new ArrayDeque<>());
                 for (int i = 0; i <= index; i++) {
                     final Token one = older.next();
-                    if (one.catchUp || i == index) {
-                        older.remove();
+                    older.remove();
+                    if (!one.catchUp && i < index) {
+                        aside.addLast(one);
                     }
                 }
                 notificationsOfOwnCommits++;
@@ -505,6 +522,19 @@ final class StoreLog implements AutoCloseable {
                 return;
             }
             index++;
+        }
+        final Deque<Token> aside = overtaken.get(root);
+        if (aside != null) {
+            aside.removeIf(token -> now - token.madeNanos > TOKEN_LIFETIME_NANOS);
+            for (Iterator<Token> it = aside.iterator(); it.hasNext(); ) {
+                if (sameCommit(it.next().changes, changes)) {
+                    // The cohort's own commit, notified after a newer one of the cohort's: recorded already.
+                    it.remove();
+                    notificationsOfOwnCommits++;
+                    LOG.debug("Notified of this member's own commit after a newer one: not written again");
+                    return;
+                }
+            }
         }
         final Set<YangInstanceIdentifier> newer = new HashSet<>();
         // The entries under the root the newer commits changed, each as the newest of them left it, oldest first.

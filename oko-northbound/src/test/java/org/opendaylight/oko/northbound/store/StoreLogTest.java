@@ -290,6 +290,64 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         assertNull(reopen().unit(path("openflow:1")), "the deleted switch entry came back");
     }
 
+    /** A flow change as the datastore hands it out: the flow unit, and its node as the commit left it. */
+    private UnitChange flowIn(final String id, final int priority, final Flow... nodeFlows) {
+        final var unit = putFlow(id, priority);
+        return new UnitChange(unit.path(), null, unit.after(), new Change(nodePath(), nodeData(nodeFlows)));
+    }
+
+    /**
+     * An adversarial review of the fix above: the cohort's commits A (a node with flow a=1) and D (flow a=2)
+     * notified D first; then F (flow b) is notified before its commit step ran (its ask timed out), and A's
+     * notification comes last. Keeping A's token in the queue made F's record end with A's node: D's flow lost.
+     */
+    @Test
+    void aNotificationAfterOwnCommitsToldInTheOtherOrderKeepsTheNewerFlow() throws IOException {
+        final var nodes = roots.get(1);
+        try (StoreLog log = create()) {
+            final var first = List.of(new UnitChange(nodePath(), null, null));
+            log.commit(log.prepare(nodes, 1, null, first));
+            log.notified(nodes, first);
+            final var a = List.of(putNode(flow("a", 1)));
+            log.commit(log.prepare(nodes, 1, null, a));
+            final var d = List.of(flowIn("a", 2, flow("a", 2)));
+            log.commit(log.prepare(nodes, 1, null, d));
+            log.notified(nodes, d);
+            final var f = List.of(flowIn("b", 1, flow("a", 2), flow("b", 1)));
+            final var preparedF = log.prepare(nodes, 1, null, f);
+            log.notified(nodes, f);                                     // before F's commit step
+            log.commit(preparedF);
+            log.notified(nodes, a);                                     // A's, last
+            assertEquals(nodeData(flow("a", 2), flow("b", 1)), log.read(config -> config.subtree(nodePath())));
+        }
+        assertEquals(nodeData(flow("a", 2), flow("b", 1)), reopen().subtree(nodePath()));
+    }
+
+    /**
+     * The review's T4: a commit step of term 1 that comes after this member led again in term 3 and caught up
+     * (its step waited for seconds; the shard, its ask timed out, had published it, and the next leader deleted
+     * the entry): the catch-up holds everything of term 1, and the late step does not put its value back over it.
+     */
+    @Test
+    void aLateCommitStepOfAnEarlierTermDoesNotUndoALaterCatchUp() throws IOException {
+        final Object former = new Object();
+        final Object leader = new Object();
+        try (StoreLog log = create()) {
+            log.listenWith(root(), former);
+            final var first = List.of(put("openflow:9"));
+            log.commit(log.prepare(root(), 1, null, first));
+            log.notifiedTo(former, root(), first);
+            final var late = List.of(put("openflow:1"));
+            final var prepared = log.prepare(root(), 1, null, late);
+            log.notifiedTo(former, root(), late);
+            log.notifiedTo(former, root(), List.of(new UnitChange(path("openflow:1"), late.get(0).after(), null)));
+            assertTrue(log.leaderCatchUp(root(), leader, 3, switchesWith("openflow:9")));
+            log.commit(prepared);
+            assertEquals(3, log.version(root()).term());
+        }
+        assertNull(reopen().unit(path("openflow:1")), "the late commit step's value came back over the catch-up");
+    }
+
     private static DataObjectIdentifier<Node> nodeRef(final String node) {
         return DataObjectIdentifier.builder(Nodes.class).child(Node.class, new NodeKey(
             new org.opendaylight.yang.gen.v1.urn.opendaylight.inventory.rev130819.NodeId(node))).build();
