@@ -358,13 +358,15 @@ final class StoreLog implements AutoCloseable {
         final Version now = version(prepared.root);
         if (now.life() > prepared.life || now.life() == prepared.life && now.term() > prepared.term) {
             // A commit step that came after this copy caught up in a later term (this member led again, or its
-            // first commit of a later term carried the whole root): the change, applied in its own term, is in
-            // that catch-up; written after it, it would put its value back over whatever came since.
+            // first commit of a later term carried the whole root): the change is in that catch-up if it was
+            // applied before it, else its notification comes to the listener the copy follows since, and is
+            // written from there; written here, it would put its value back over whatever came since.
             files.append(encode(ABORT, prepared.id, List.of()));
             prepared.decided = true;
             pending.remove(prepared.id);
             LOG.warn("A commit step of a change of {} prepared in term {} came after this member's copy caught up "
-                + "in term {}: the catch-up holds it", prepared.root, prepared.term, now.term());
+                + "in term {}: not written as this member's own (the catch-up or its notification records it)",
+                prepared.root, prepared.term, now.term());
             return;
         }
         files.append(encode(COMMIT, prepared.id, List.of()));
@@ -498,6 +500,11 @@ final class StoreLog implements AutoCloseable {
                 + "its lifetime: no longer waited for ({})", root, (stale.catchUp ? "a catch-up" : stale.changes.size()
                 + " units") + ", " + TimeUnit.NANOSECONDS.toSeconds(TOKEN_LIFETIME_NANOS) + " s");
         }
+        final Deque<Token> passed = overtaken.get(root);
+        if (passed != null) {
+            // Kept for as long as a token waits in the queue: never told, they go then.
+            passed.removeIf(token -> now - token.madeNanos > TOKEN_LIFETIME_NANOS);
+        }
         int index = 0;
         for (Token token : tokens) {
             if (!token.catchUp && sameCommit(token.changes, changes)) {
@@ -525,7 +532,6 @@ final class StoreLog implements AutoCloseable {
         }
         final Deque<Token> aside = overtaken.get(root);
         if (aside != null) {
-            aside.removeIf(token -> now - token.madeNanos > TOKEN_LIFETIME_NANOS);
             for (Iterator<Token> it = aside.iterator(); it.hasNext(); ) {
                 if (sameCommit(it.next().changes, changes)) {
                     // The cohort's own commit, notified after a newer one of the cohort's: recorded already.
