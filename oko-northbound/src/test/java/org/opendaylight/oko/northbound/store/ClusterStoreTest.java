@@ -143,6 +143,25 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         tx.commit().get();
     }
 
+    /**
+     * Writes switch entry openflow:1 through member-3 the way audit finding 3 has it: member-1, the leader,
+     * pre-commits it and is killed; member-2 is elected and acknowledges it without asking any cohort.
+     */
+    private void writeReplayedByMember2(final ModelDatastore datastore, final String program) throws Exception {
+        final var tx = datastore.member("member-3").newWriteOnlyTransaction();
+        tx.put(CONFIGURATION, switchPath("openflow:1"), switchEntry("openflow:1", program));
+        datastore.commitReplayedByNextLeader(tx, "member-2").get();
+    }
+
+    /** Waits up to {@code seconds} for {@code store}'s copy of /oko:switches to rank in Raft term {@code term}. */
+    private void awaitTerm(final ConfigurationStore store, final long term, final long seconds)
+            throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (store.copyVersion(switchPath("openflow:1")).term() < term && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
     /** Every member stopped at once (KILL): the datastore, kept in memory only, is gone. */
     private ModelDatastore killAll(final ModelDatastore datastore) {
         MEMBERS.forEach(member -> datastore.member(member).kill());
@@ -296,15 +315,9 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         datastore.member("member-1");                       // member-1 leads first
         startAll(datastore, "member-1", "member-2", "member-3");
         write(datastore, "member-3", "openflow:1", "a");
-        final var tx = datastore.member("member-3").newWriteOnlyTransaction();
-        tx.put(CONFIGURATION, switchPath("openflow:1"), switchEntry("openflow:1", "b"));
-        datastore.commitReplayedByNextLeader(tx, "member-2").get();     // acknowledged
+        writeReplayedByMember2(datastore, "b");
         // The new leader's copy catches up within a moment of its election (polled); give it a second at most.
-        final var member2 = starting.get("member-2").get();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-        while (member2.copyVersion(switchPath("openflow:1")).term() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        awaitTerm(starting.get("member-2").get(), 2, 1);
         datastore = killAll(datastore);
         startAll(datastore, "member-1", "member-2", "member-3");
         assertEquals(Optional.of(switchEntry("openflow:1", "b")), datastore.read(switchPath("openflow:1")));
@@ -340,9 +353,7 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
                 }
             }));
         datastore.member("member-2").hold();               // its catch-up is told only after the failed write
-        final var tx = datastore.member("member-3").newWriteOnlyTransaction();
-        tx.put(CONFIGURATION, switchPath("openflow:1"), switchEntry("openflow:1", "b"));
-        datastore.commitReplayedByNextLeader(tx, "member-2").get();     // acknowledged
+        writeReplayedByMember2(datastore, "b");
         final var givenUp = datastore.member("member-3").newWriteOnlyTransaction();
         givenUp.put(CONFIGURATION, switchPath("openflow:9"), switchEntry("openflow:9", "z"));
         assertThrows(ExecutionException.class, () -> givenUp.commit().get());
@@ -351,10 +362,7 @@ class ClusterStoreTest extends AbstractConcurrentDataBrokerTest {
         assertTrue(member2.copyVersion(switchPath("openflow:1")).term() < 2,
             "caught up while a prepare of the term could still be committed");
         now.addAndGet(StoreLog.PREPARE_LIFETIME_NANOS);
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (member2.copyVersion(switchPath("openflow:1")).term() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        awaitTerm(member2, 2, 5);
         datastore = killAll(datastore);
         startAll(datastore, "member-1", "member-2", "member-3");
         assertEquals(Optional.of(switchEntry("openflow:1", "b")), datastore.read(switchPath("openflow:1")));
