@@ -47,6 +47,7 @@ import org.opendaylight.mdsal.dom.api.DOMDataTreeCommitCohort;
 import org.opendaylight.mdsal.dom.api.DOMDataTreeIdentifier;
 import org.opendaylight.oko.northbound.DatastoreReads;
 import org.opendaylight.oko.northbound.install.ClusterMember;
+import org.opendaylight.oko.northbound.store.StoreLog.Place;
 import org.opendaylight.oko.northbound.store.StoreLog.Version;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.UnitChange;
@@ -61,6 +62,7 @@ import org.opendaylight.yangtools.util.concurrent.FluentFutures;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidateNode;
 import org.opendaylight.yangtools.yang.model.api.EffectiveModelContext;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -724,8 +726,9 @@ public final class ConfigurationStore implements AutoCloseable {
             }
             try {
                 for (DataTreeCandidate candidate : later) {
-                    current.notifiedTo(this, root, StoredConfiguration.unitChanges(candidate.getRootPath(),
-                        candidate.getRootNode()));
+                    current.notifiedTo(this, root, candidate.getRootPath().equals(root)
+                        ? placeOf(candidate.getRootNode()) : Place.UNKNOWN,
+                        StoredConfiguration.unitChanges(candidate.getRootPath(), candidate.getRootNode()));
                 }
             } catch (IOException e) {
                 fail("it could not record a change of " + root + " committed through another member ("
@@ -803,12 +806,12 @@ public final class ConfigurationStore implements AutoCloseable {
         public FluentFuture<PostCanCommitStep> canCommit(final Object txId, final EffectiveModelContext ctx,
                 final Collection<DOMDataTreeCandidate> candidates) {
             final List<UnitChange> changes = new ArrayList<>();
-            NormalizedNode before = null;
+            Place place = Place.UNKNOWN;
             for (DOMDataTreeCandidate candidate : candidates) {
                 changes.addAll(StoredConfiguration.unitChanges(candidate.getRootPath().path(),
                     candidate.getRootNode()));
                 if (candidate.getRootPath().path().equals(root)) {
-                    before = candidate.getRootNode().dataBefore();
+                    place = placeOf(candidate.getRootNode());
                 }
             }
             if (changes.isEmpty()) {
@@ -825,7 +828,7 @@ public final class ConfigurationStore implements AutoCloseable {
                     return refuse(STARTING_REFUSAL + " (a start): try again in a few seconds");
                 }
                 // The restore's own write: the store holds it already.
-                return FluentFutures.immediateFluentFuture(new Step(current, changes, 0, null, true));
+                return FluentFutures.immediateFluentFuture(new Step(current, changes, 0, place, true));
             }
             final long term;
             try {
@@ -835,7 +838,7 @@ public final class ConfigurationStore implements AutoCloseable {
                 return refuse(STORE_REFUSAL + " could not read the datastore shard's term ("
                     + e.getMessage() + "): try again");
             }
-            return FluentFutures.immediateFluentFuture(new Step(current, changes, term, before, false));
+            return FluentFutures.immediateFluentFuture(new Step(current, changes, term, place, false));
         }
 
         private FluentFuture<PostCanCommitStep> refuse(final String message) {
@@ -848,16 +851,16 @@ public final class ConfigurationStore implements AutoCloseable {
             private final StoreLog storeLog;
             private final List<UnitChange> changes;
             private final long term;
-            private final NormalizedNode before;
+            private final Place place;
             private final boolean held;
             private StoreLog.Prepared prepared;
 
-            Step(final StoreLog storeLog, final List<UnitChange> changes, final long term,
-                    final NormalizedNode before, final boolean held) {
+            Step(final StoreLog storeLog, final List<UnitChange> changes, final long term, final Place place,
+                    final boolean held) {
                 this.storeLog = storeLog;
                 this.changes = changes;
                 this.term = term;
-                this.before = before;
+                this.place = place;
                 this.held = held;
             }
 
@@ -872,7 +875,7 @@ public final class ConfigurationStore implements AutoCloseable {
                         throw new IOException("the disk holding " + dir + " has " + (free >> 20) + " MiB free, "
                             + "less than the " + (reserveBytes >> 20) + " MiB the store keeps in reserve");
                     }
-                    prepared = storeLog.prepare(root, term, before, changes);
+                    prepared = storeLog.prepare(root, term, place, changes);
                 } catch (IOException e) {
                     LOG.error("Could not store a change of {}: the write is refused", root, e);
                     return Futures.immediateFailedFuture(new IOException(
@@ -884,7 +887,7 @@ public final class ConfigurationStore implements AutoCloseable {
             @Override
             public ListenableFuture<?> commit() {
                 if (held) {
-                    storeLog.alreadyStored(root, changes);
+                    storeLog.alreadyStored(root, place, changes);
                     return PostPreCommitStep.NOOP_COMMIT_FUTURE;
                 }
                 try {
@@ -913,6 +916,14 @@ public final class ConfigurationStore implements AutoCloseable {
                 return ThreePhaseCommitStep.NOOP_ABORT_FUTURE;
             }
         }
+    }
+
+    /**
+     * Where a commit stands in the datastore's order of {@code root} ({@link Place}): the root's node before and
+     * after it, as the candidate of a cohort or listener registered at the root holds them.
+     */
+    private static Place placeOf(final DataTreeCandidateNode node) {
+        return new Place(node.dataBefore(), node.dataAfter());
     }
 
     /** While the store starts: whether a commit only puts back what the store holds (the restore's own). */

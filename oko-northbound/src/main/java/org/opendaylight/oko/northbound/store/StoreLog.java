@@ -7,11 +7,13 @@
  */
 package org.opendaylight.oko.northbound.store;
 
+import com.google.common.collect.MapMaker;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,10 +51,12 @@ import org.slf4j.LoggerFactory;
  * A notification of a commit this member's cohort committed (the same data tree nodes, compared by identity, so
  * never confused with another commit of equal data) is not written again, also when a newer one of the cohort's
  * was notified first (the shard publishes each from a callback of its cohorts' commit steps: two made back to
- * back may be told the other way round). Other notifications of one root come in commit order, and the cohort's
- * commit step runs before its notification is sent: a notification that arrives while commits of the cohort are
- * still to be notified is of an older commit, and is written without the units those newer commits changed. The
- * log then never puts an older value after a newer one, at any point where the process may stop.
+ * back may be told the other way round). Any other notification is placed by where it stands ({@link Place}: the
+ * root's node before and after a commit, compared by identity): it is written without the units that commits
+ * recorded since it changed. Where the nodes do not decide, the cohort's commit step running before its
+ * notification is sent does: a notification that arrives while commits of the cohort are still to be notified is
+ * of an older commit, and is written without the units those newer commits changed. The log then never puts an
+ * older value after a newer one, at any point where the process may stop.
  *
  * <p>A member's copy is complete for a root from the moment it leads the root's shard: the first commit its
  * cohort prepares in a Raft term carries the whole root as the datastore holds it before that commit (a new
@@ -129,6 +133,8 @@ final class StoreLog implements AutoCloseable {
         private final List<UnitChange> changes;
         /** What is written: the same, anchored to what the store held when it was prepared. */
         private final List<UnitChange> recorded;
+        /** Where the commit stands in the datastore's order of the root, as its cohort was told. */
+        private Place place = Place.UNKNOWN;
         private boolean decided;
         /** When it was prepared ({@link #clock}). */
         private long madeNanos;
@@ -157,7 +163,99 @@ final class StoreLog implements AutoCloseable {
      * A commit of this member's cohort whose notification is still to come; a catch-up (a copy of the whole root)
      * before it covers every older commit.
      */
-    private record Token(List<UnitChange> changes, boolean catchUp, long madeNanos) {
+    private record Token(List<UnitChange> changes, boolean catchUp, Place place, long madeNanos) {
+    }
+
+    /**
+     * Where one commit stands in the datastore's order of one root: the root's data tree node before it and after
+     * it. The data tree builds a new node for the root at every commit that changes anything under it and never
+     * reuses one, so a commit whose node before is (the very object) another's node after comes right after that
+     * one, whatever order their notifications are told in. Compared by identity only (a record's equals compares
+     * the data, which two commits can leave equal). Null where not known: the root did not exist, or was removed.
+     */
+    record Place(@Nullable NormalizedNode before, @Nullable NormalizedNode after) {
+        static final Place UNKNOWN = new Place(null, null);
+
+        static Place orUnknown(final @Nullable Place place) {
+            return place != null ? place : UNKNOWN;
+        }
+    }
+
+    /**
+     * A commit recorded lately (the cohort's, or written from a notification), by where it stands. The root's nodes
+     * are held weakly: a root several commits old is garbage the moment the datastore and its notifications let go
+     * of it (no notification still to come can stand there then), and a chain of them would hold every version of
+     * the root for a token's lifetime.
+     */
+    private record Link(WeakReference<NormalizedNode> before, WeakReference<NormalizedNode> after,
+            List<UnitChange> changes, long madeNanos) {
+    }
+
+    /**
+     * Per root, the commits recorded in the last {@link #TOKEN_LIFETIME_NANOS}, linked by where they stand: which
+     * came right after which. What orders a notification against commits recorded before it was told, where the
+     * order notifications come in does not (a re-based commit of the cohort's, told after a newer one; another
+     * member's commit, applied here after this member lost the lead, told before this member's own older one).
+     */
+    private static final class Succession {
+        /** By the root's node before the commit, compared by identity, held weakly. */
+        private final Map<NormalizedNode, Link> byBefore = new MapMaker().weakKeys().makeMap();
+        private final Deque<Link> made = new ArrayDeque<>();
+
+        void add(final Place place, final List<UnitChange> changes, final long now) {
+            if (place.before() != null && place.after() != null && !byBefore.containsKey(place.before())) {
+                final Link link = new Link(new WeakReference<>(place.before()), new WeakReference<>(place.after()),
+                    changes, now);
+                byBefore.put(place.before(), link);
+                made.addLast(link);
+            }
+        }
+
+        void purge(final long now) {
+            while (!made.isEmpty() && now - made.peekFirst().madeNanos() > TOKEN_LIFETIME_NANOS) {
+                final Link old = made.removeFirst();
+                final NormalizedNode before = old.before().get();
+                if (before != null) {
+                    byBefore.remove(before, old);
+                }
+            }
+        }
+
+        /** The recorded commits that came after the one that left the root as {@code node}, oldest first. */
+        List<Link> after(final @Nullable NormalizedNode node) {
+            final List<Link> out = new ArrayList<>();
+            NormalizedNode at = node;
+            // Bounded by the links held: identities are never reused, but a loop must not hang a commit step.
+            final int bound = made.size();
+            while (at != null && out.size() < bound) {
+                final Link next = byBefore.get(at);
+                if (next == null) {
+                    break;
+                }
+                out.add(next);
+                at = next.after().get();
+            }
+            return out;
+        }
+
+        /**
+         * Whether the commit that left the root as {@code from} is known to come before the one that begins at
+         * {@code to}: the same node, or linked through recorded commits.
+         */
+        boolean leadsTo(final @Nullable NormalizedNode from, final @Nullable NormalizedNode to) {
+            if (from == null || to == null) {
+                return false;
+            }
+            if (from == to) {
+                return true;
+            }
+            for (Link link : after(from)) {
+                if (link.after().get() == to) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /**
@@ -184,6 +282,8 @@ final class StoreLog implements AutoCloseable {
     private final Map<YangInstanceIdentifier, Deque<Token>> unnotified = new HashMap<>();
     /** Per root, the cohort's commits a newer one of the cohort's was notified before; for their lifetime. */
     private final Map<YangInstanceIdentifier, Deque<Token>> overtaken = new HashMap<>();
+    /** Per root, the commits recorded lately, by where they stand. */
+    private final Map<YangInstanceIdentifier, Succession> successions = new HashMap<>();
     /**
      * Per root, the listener registration whose notifications are written ({@link #notifiedTo}); another's are
      * dropped. Replaced by {@link #leaderCatchUp}.
@@ -326,14 +426,17 @@ final class StoreLog implements AutoCloseable {
 
     /**
      * Forces a prepare of {@code changes} to {@code root} to the log: the commit's pre-commit step on the member
-     * that leads the root's shard in Raft term {@code term}. {@code before} is the whole root as the datastore
-     * holds it before this commit: kept with the prepare when this is the member's first commit in the term.
+     * that leads the root's shard in Raft term {@code term}. {@code place} says where the commit stands: its
+     * node before is the whole root as the datastore holds it before this commit, kept with the prepare when this
+     * is the member's first commit in the term (null: none or unknown, as for {@link Place#UNKNOWN}).
      */
-    synchronized Prepared prepare(final YangInstanceIdentifier root, final long term,
-            final @Nullable NormalizedNode before, final List<UnitChange> changes) throws IOException {
+    synchronized Prepared prepare(final YangInstanceIdentifier root, final long term, final @Nullable Place place,
+            final List<UnitChange> changes) throws IOException {
+        final Place at = Place.orUnknown(place);
         final boolean catchingUp = version(root).isBefore(life, term);
-        final Prepared prepared = new Prepared(nextId++, root, life, term, catchingUp, catchingUp ? before : null,
-            changes, catchingUp ? changes : stored.anchored(changes));
+        final Prepared prepared = new Prepared(nextId++, root, life, term, catchingUp,
+            catchingUp ? at.before() : null, changes, catchingUp ? changes : stored.anchored(changes));
+        prepared.place = at;
         prepared.madeNanos = clock.getAsLong();
         files.append(encode(prepared));
         pending.put(prepared.id, prepared);
@@ -373,13 +476,18 @@ final class StoreLog implements AutoCloseable {
         prepared.decided = true;
         pending.remove(prepared.id);
         final Deque<Token> tokens = unnotified.computeIfAbsent(prepared.root, root -> new ArrayDeque<>());
+        final long made = clock.getAsLong();
         if (prepared.catchingUp) {
             stored.apply(new Change(prepared.root, prepared.catchUp));
-            tokens.addLast(new Token(List.of(), true, clock.getAsLong()));
+            // The catch-up is the root as it stood before this commit: it ends where the commit begins.
+            tokens.addLast(new Token(List.of(), true, new Place(null, prepared.place.before()), made));
         }
         stored.applyAll(StoredConfiguration.plain(prepared.recorded));
         versions.put(prepared.root, version(prepared.root).committed(prepared.life, prepared.term));
-        tokens.addLast(new Token(prepared.changes, false, clock.getAsLong()));
+        tokens.addLast(new Token(prepared.changes, false, prepared.place, made));
+        final Succession succession = succession(prepared.root);
+        succession.purge(made);
+        succession.add(prepared.place, prepared.changes, made);
         if (tokens.size() == UNNOTIFIED_WARNING) {
             LOG.warn("{} commits of this member's configuration store were never notified to its listener",
                 UNNOTIFIED_WARNING);
@@ -403,17 +511,17 @@ final class StoreLog implements AutoCloseable {
     }
 
     /**
-     * A notification to {@code listener}: written as {@link #notified(YangInstanceIdentifier, List)} says if
+     * A notification to {@code listener}: written as {@link #notified(YangInstanceIdentifier, Place, List)} says if
      * {@code listener} is the registration this copy follows, dropped if a {@link #leaderCatchUp} replaced it
      * (whatever it tells is older than that catch-up, which holds it).
      */
     synchronized void notifiedTo(final Object listener, final YangInstanceIdentifier root,
-            final List<UnitChange> changes) throws IOException {
+            final @Nullable Place place, final List<UnitChange> changes) throws IOException {
         if (listeners.get(root) != listener) {
             LOG.debug("A notification of {} to a listener this member's copy no longer follows: not written", root);
             return;
         }
-        notified(root, changes);
+        notified(root, place, changes);
     }
 
     /**
@@ -477,23 +585,28 @@ final class StoreLog implements AutoCloseable {
         versions.put(root, version(root).committed(life, term));
         unnotified.remove(root);
         overtaken.remove(root);
+        successions.remove(root);
         listeners.put(root, listener);
         maybeCompact();
         return true;
     }
 
     /**
-     * The datastore applied {@code changes} to {@code root} (one commit, as this member's listener is told of it):
-     * written unless this member's cohort committed it, without the units a later commit of the cohort has
-     * written already, and not at all when a catch-up of the cohort covers it.
+     * The datastore applied {@code changes} to {@code root} (one commit, as this member's listener is told of it,
+     * standing at {@code place}, null if not known): written unless this member's cohort committed it, without the
+     * units a later commit of the cohort or a later commit recorded already changed, and not at all when a catch-up
+     * of the cohort covers it.
      */
-    synchronized void notified(final YangInstanceIdentifier root, final List<UnitChange> changes)
-            throws IOException {
+    synchronized void notified(final YangInstanceIdentifier root, final @Nullable Place place,
+            final List<UnitChange> changes) throws IOException {
         if (changes.isEmpty()) {
             return;
         }
+        final Place at = Place.orUnknown(place);
         final Deque<Token> tokens = unnotified.computeIfAbsent(root, key -> new ArrayDeque<>());
         final long now = clock.getAsLong();
+        final Succession succession = succession(root);
+        succession.purge(now);
         while (!tokens.isEmpty() && now - tokens.peekFirst().madeNanos > TOKEN_LIFETIME_NANOS) {
             final Token stale = tokens.removeFirst();
             LOG.warn("A commit of this member's configuration store to {} was never notified to its listener within "
@@ -542,21 +655,49 @@ final class StoreLog implements AutoCloseable {
                 }
             }
         }
+        // Which commits recorded already are newer than this one. By where they stand when that is known: the
+        // commits recorded after the one this one follows; and the cohort's commits up to the last one this one is
+        // known to follow are older (this member lost the lead, and the new leader's commit, applied here, is told
+        // before this member's own older one). Otherwise by the order of notifications: the cohort's commits still
+        // to be notified are newer (the cohort's commit step runs before its notification is sent).
+        final List<Token> newerTokens = new ArrayList<>(tokens);
+        for (int i = newerTokens.size() - 1; i >= 0; i--) {
+            if (succession.leadsTo(newerTokens.get(i).place.after(), at.before())) {
+                LOG.debug("Notified of a commit of {} that comes after {} of this member's own commits still to be "
+                    + "notified (by where it stands): not taken for an older one", root, i + 1);
+                newerTokens.subList(0, i + 1).clear();
+                break;
+            }
+        }
+        final List<List<UnitChange>> newerCommits = new ArrayList<>();
+        // A commit the datastore re-based (a transaction ahead of it failed after the cohort was asked) is told with
+        // other nodes than its cohort saw: not recognised as the cohort's own, it is placed by where it stands.
+        final List<Link> recordedSince = succession.after(at.after());
+        if (!recordedSince.isEmpty()) {
+            LOG.debug("Notified of a commit of {} older than {} commits recorded already (by where it stands): their "
+                + "units are not written back", root, recordedSince.size());
+            recordedSince.forEach(link -> newerCommits.add(link.changes()));
+        }
+        for (Token token : newerTokens) {
+            if (token.catchUp) {
+                LOG.debug("Notified of a commit older than this member's copy of {}: not written", root);
+                succession.add(at, changes, now);
+                return;
+            }
+            newerCommits.add(token.changes);
+        }
         final Set<YangInstanceIdentifier> newer = new HashSet<>();
         // The entries under the root the newer commits changed, each as the newest of them left it, oldest first.
         final Map<YangInstanceIdentifier, NormalizedNode> newerEntries = new LinkedHashMap<>();
-        for (Token token : tokens) {
-            if (token.catchUp) {
-                LOG.debug("Notified of a commit older than this member's copy of {}: not written", root);
-                return;
-            }
-            for (UnitChange unit : token.changes) {
+        for (List<UnitChange> commit : newerCommits) {
+            for (UnitChange unit : commit) {
                 newer.add(unit.path());
                 final Change entry = unit.outerChange();
                 newerEntries.remove(entry.path());
                 newerEntries.put(entry.path(), entry.data());
             }
         }
+        succession.add(at, changes, now);
         final List<UnitChange> fresh = stored.anchored(changes.stream().filter(unit -> !newer.contains(unit.path()))
             .toList());
         if (fresh.isEmpty()) {
@@ -630,9 +771,16 @@ final class StoreLog implements AutoCloseable {
      * A commit of changes the store holds already (the start's own restore): not written again, only expected
      * from the listener like any of the cohort's commits.
      */
-    synchronized void alreadyStored(final YangInstanceIdentifier root, final List<UnitChange> changes) {
+    synchronized void alreadyStored(final YangInstanceIdentifier root, final @Nullable Place place,
+            final List<UnitChange> changes) {
+        final long now = clock.getAsLong();
         unnotified.computeIfAbsent(root, key -> new ArrayDeque<>()).addLast(new Token(List.copyOf(changes), false,
-            clock.getAsLong()));
+            Place.orUnknown(place), now));
+        succession(root).add(Place.orUnknown(place), List.copyOf(changes), now);
+    }
+
+    private Succession succession(final YangInstanceIdentifier root) {
+        return successions.computeIfAbsent(root, key -> new Succession());
     }
 
     /**

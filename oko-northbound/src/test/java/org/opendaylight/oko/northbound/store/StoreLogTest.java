@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opendaylight.mdsal.binding.dom.adapter.test.AbstractConcurrentDataBrokerTest;
+import org.opendaylight.oko.northbound.store.StoreLog.Place;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.Change;
 import org.opendaylight.oko.northbound.store.StoredConfiguration.UnitChange;
 import org.opendaylight.yang.gen.v1.urn.opendaylight.flow.inventory.rev130819.FlowCapableNode;
@@ -130,8 +131,8 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             log.abort(inFlight);
             assertTrue(log.leaderCatchUp(root(), leader, 2, switchesWith("openflow:2")));
             assertFalse(log.needsCatchUp(root(), 2));
-            log.notifiedTo(former, root(), List.of(put("openflow:3")));
-            log.notifiedTo(leader, root(), List.of(put("openflow:4")));
+            log.notifiedTo(former, root(), null, List.of(put("openflow:3")));
+            log.notifiedTo(leader, root(), null, List.of(put("openflow:4")));
             assertEquals(2, log.version(root()).term());
         }
         final var stored = new StoredConfiguration(roots);
@@ -260,11 +261,11 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             final var own = List.of(put("openflow:1"));
             log.commit(log.prepare(root(), 1, null, own));
             // Another member's commit of the same unit, notified late: older than the own commit, skipped.
-            log.notified(root(), List.of(put("openflow:1")));
-            log.notified(root(), own);
+            log.notified(root(), null, List.of(put("openflow:1")));
+            log.notified(root(), null, own);
             assertEquals(1, log.notificationCounts()[0]);
             assertEquals(0, log.notificationCounts()[1]);
-            log.notified(root(), List.of(new UnitChange(path("openflow:1"), null, null)));  // a later one: written
+            log.notified(root(), null, List.of(new UnitChange(path("openflow:1"), null, null))); // a later one: written
             assertEquals(1, log.notificationCounts()[1]);
         }
         assertEquals(0, reopen().size());
@@ -282,12 +283,62 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             final var newer = List.of(new UnitChange(path("openflow:1"), older.get(0).after(), null));
             log.commit(log.prepare(root(), 1, null, older));
             log.commit(log.prepare(root(), 1, null, newer));
-            log.notified(root(), newer);
-            log.notified(root(), older);
+            log.notified(root(), null, newer);
+            log.notified(root(), null, older);
             assertEquals(2, log.notificationCounts()[0], "the older commit's notification taken for another member's");
             assertEquals(0, log.notificationCounts()[1]);
         }
         assertNull(reopen().unit(path("openflow:1")), "the deleted switch entry came back");
+    }
+
+    /**
+     * A commit of the cohort the datastore re-based (a transaction ahead of it failed after the cohort's pre-commit:
+     * the nodes it applies are not those the cohort saw, so its notification is not recognised as the cohort's own),
+     * notified after a newer commit of the cohort that deleted the entry it wrote: placed by where it stands (its
+     * root node after is the newer commit's node before), it does not bring the deleted entry back.
+     */
+    @Test
+    void aReBasedOwnCommitNotifiedAfterANewerOneDoesNotBringItsEntryBack() throws IOException {
+        try (StoreLog log = create()) {
+            final NormalizedNode start = switchesWith("openflow:7");
+            final NormalizedNode afterFailed = switchesWith("openflow:8");  // the failed transaction's, never applied
+            final NormalizedNode asSeen = switchesWith("openflow:1");
+            final NormalizedNode asApplied = switchesWith("openflow:1");
+            final NormalizedNode deleted = switchesWith("openflow:7");
+            final var seen = List.of(put("openflow:1"));
+            log.commit(log.prepare(root(), 1, new Place(afterFailed, asSeen), seen));
+            final var rebased = List.of(put("openflow:1"));              // the same data, other nodes
+            final var newer = List.of(new UnitChange(path("openflow:1"), rebased.get(0).after(), null));
+            log.commit(log.prepare(root(), 1, new Place(asApplied, deleted), newer));
+            log.notified(root(), new Place(asApplied, deleted), newer);
+            log.notified(root(), new Place(start, asApplied), rebased);
+            assertEquals(1, log.notificationCounts()[0]);
+            assertEquals(0, log.notificationCounts()[1], "the re-based commit written after the newer one");
+        }
+        assertNull(reopen().unit(path("openflow:1")), "the deleted switch entry came back");
+    }
+
+    /**
+     * This member lost the lead after its cohort committed a change; the new leader's commit of the same entry,
+     * applied here, is told before this member's own older one (whose notification waits for a callback of the
+     * cohorts' commit steps): placed after it (its root node before is the own commit's node after), it is written,
+     * and the own commit's late notification does not undo it.
+     */
+    @Test
+    void aNewLeadersCommitToldBeforeThisMembersOlderOneIsKept() throws IOException {
+        try (StoreLog log = create()) {
+            final NormalizedNode start = switchesWith("openflow:7");
+            final NormalizedNode afterOwn = switchesWith("openflow:1");
+            final NormalizedNode afterTheirs = switchesWith("openflow:7");
+            final var own = List.of(put("openflow:1"));
+            log.commit(log.prepare(root(), 1, new Place(start, afterOwn), own));
+            final var theirs = List.of(new UnitChange(path("openflow:1"), own.get(0).after(), null));
+            log.notified(root(), new Place(afterOwn, afterTheirs), theirs);   // the new leader's, in term 2
+            log.notified(root(), new Place(start, afterOwn), own);
+            assertEquals(1, log.notificationCounts()[0]);
+            assertEquals(1, log.notificationCounts()[1], "the new leader's commit not written");
+        }
+        assertNull(reopen().unit(path("openflow:1")), "the new leader's delete was undone");
     }
 
     /** A flow change as the datastore hands it out: the flow unit, and its node as the commit left it. */
@@ -307,17 +358,17 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         try (StoreLog log = create()) {
             final var first = List.of(new UnitChange(nodePath(), null, null));
             log.commit(log.prepare(nodes, 1, null, first));
-            log.notified(nodes, first);
+            log.notified(nodes, null, first);
             final var a = List.of(putNode(flow("a", 1)));
             log.commit(log.prepare(nodes, 1, null, a));
             final var d = List.of(flowIn("a", 2, flow("a", 2)));
             log.commit(log.prepare(nodes, 1, null, d));
-            log.notified(nodes, d);
+            log.notified(nodes, null, d);
             final var f = List.of(flowIn("b", 1, flow("a", 2), flow("b", 1)));
             final var preparedF = log.prepare(nodes, 1, null, f);
-            log.notified(nodes, f);                                     // before F's commit step
+            log.notified(nodes, null, f);                                     // before F's commit step
             log.commit(preparedF);
-            log.notified(nodes, a);                                     // A's, last
+            log.notified(nodes, null, a);                                     // A's, last
             assertEquals(nodeData(flow("a", 2), flow("b", 1)), log.read(config -> config.subtree(nodePath())));
         }
         assertEquals(nodeData(flow("a", 2), flow("b", 1)), reopen().subtree(nodePath()));
@@ -336,11 +387,12 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             log.listenWith(root(), former);
             final var first = List.of(put("openflow:9"));
             log.commit(log.prepare(root(), 1, null, first));
-            log.notifiedTo(former, root(), first);
+            log.notifiedTo(former, root(), null, first);
             final var late = List.of(put("openflow:1"));
             final var prepared = log.prepare(root(), 1, null, late);
-            log.notifiedTo(former, root(), late);
-            log.notifiedTo(former, root(), List.of(new UnitChange(path("openflow:1"), late.get(0).after(), null)));
+            log.notifiedTo(former, root(), null, late);
+            log.notifiedTo(former, root(), null,
+                List.of(new UnitChange(path("openflow:1"), late.get(0).after(), null)));
             assertTrue(log.leaderCatchUp(root(), leader, 3, switchesWith("openflow:9")));
             log.commit(prepared);
             assertEquals(3, log.version(root()).term());
@@ -396,7 +448,7 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         try (StoreLog log = create()) {
             final var first = List.of(new UnitChange(nodePath(), null, null));
             log.commit(log.prepare(nodes, 1, null, first));                 // this member's first commit in term 1
-            log.notified(nodes, first);
+            log.notified(nodes, null, first);
             log.commit(log.prepare(nodes, 1, null, List.of(new UnitChange(putFlow("a", 2).path(), null,
                 putFlow("a", 2).after(), new Change(nodePath(), nodeData(flow("a", 2), flow("b", 3)))))));
         }
@@ -414,7 +466,7 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         try (StoreLog log = create()) {
             final var first = List.of(new UnitChange(nodePath(), null, null));
             log.commit(log.prepare(nodes, 1, null, first));                 // this member's first commit in term 1
-            log.notified(nodes, first);
+            log.notified(nodes, null, first);
             log.commit(log.prepare(nodes, 1, null, List.of(new UnitChange(nodePath().node(tables.name()), null,
                 tables, new Change(nodePath(), node)))));
         }
@@ -435,7 +487,7 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             log.clock(() -> now[0]);
             final var first = List.of(putNode(flow("a", 1), flow("b", 1)));
             log.commit(log.prepare(nodes, 1, null, first));                 // this member's first commit in term 1
-            log.notified(nodes, first);
+            log.notified(nodes, null, first);
             final var deleteA = List.of(new UnitChange(nodePath(), first.get(0).after(), null));
             log.commit(log.prepare(nodes, 1, null, deleteA));
             now[0] = 1;
@@ -446,9 +498,9 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
                 new Change(nodePath(), nodeData(flow("a", 2), flow("b", 3)))));
             log.commit(log.prepare(nodes, 1, null, flowC));
             now[0] = StoreLog.TOKEN_LIFETIME_NANOS + 2;
-            log.notified(nodes, List.of(new UnitChange(nodePath(), first.get(0).after(), null)));
-            log.notified(nodes, List.of(putNode(flow("b", 3))));
-            log.notified(nodes, flowC);
+            log.notified(nodes, null, List.of(new UnitChange(nodePath(), first.get(0).after(), null)));
+            log.notified(nodes, null, List.of(putNode(flow("b", 3))));
+            log.notified(nodes, null, flowC);
             assertEquals(nodeData(flow("a", 2), flow("b", 3)), log.read(stored -> stored.subtree(nodePath())));
         }
         assertEquals(nodeData(flow("a", 2), flow("b", 3)), reopen().subtree(nodePath()));
@@ -470,13 +522,13 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         try (StoreLog log = create()) {
             final var first = List.of(putNode(1, 1));
             log.commit(log.prepare(nodes, 1, null, first));                 // this member's first commit in term 1
-            log.notified(nodes, first);
+            log.notified(nodes, null, first);
             final var newer = List.of(putFlow("a", 2));
             log.commit(log.prepare(nodes, 1, null, newer));
             // Another member's commit, applied before the newer one, notified only now: node written whole,
             // flow b at 3, flow a as it was then.
-            log.notified(nodes, List.of(putNode(1, 3)));
-            log.notified(nodes, newer);
+            log.notified(nodes, null, List.of(putNode(1, 3)));
+            log.notified(nodes, null, newer);
             final var expected = putNode(2, 3).after();
             assertEquals(expected, log.read(stored -> stored.subtree(putNode(2, 3).path())));
         }
@@ -496,10 +548,10 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             log.begin(1);
             log.commit(log.prepare(root(), 1, null, List.of(put("openflow:1"))));   // a catch-up: term 1 is new
             // Its notification never comes; another member leads and commits.
-            log.notified(root(), List.of(put("openflow:2")));
+            log.notified(root(), null, List.of(put("openflow:2")));
             assertEquals(0, log.notificationCounts()[1], "written while its own commit may still be notified");
             now[0] += StoreLog.TOKEN_LIFETIME_NANOS + 1;
-            log.notified(root(), List.of(put("openflow:3")));
+            log.notified(root(), null, List.of(put("openflow:3")));
             assertEquals(1, log.notificationCounts()[1]);
         }
         final var stored = reopen();
@@ -516,8 +568,8 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         try (StoreLog log = create()) {
             log.begin(1);                                  // as a start does: its life, then a snapshot
             log.compact();
-            log.notified(root(), List.of(put("openflow:1"), put("openflow:2"), put("openflow:3")));
-            log.notified(root(), List.of(put("openflow:4")));
+            log.notified(root(), null, List.of(put("openflow:1"), put("openflow:2"), put("openflow:3")));
+            log.notified(root(), null, List.of(put("openflow:4")));
             running = log.version(root());
         }
         assertEquals(2, running.followed());

@@ -8,6 +8,8 @@
 package org.opendaylight.oko.northbound.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -59,6 +61,7 @@ import org.opendaylight.yangtools.yang.common.Uint8;
 import org.opendaylight.yangtools.yang.data.api.YangInstanceIdentifier;
 import org.opendaylight.yangtools.yang.data.api.schema.NormalizedNode;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTree;
+import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidate;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeCandidateNode;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeConfiguration;
 import org.opendaylight.yangtools.yang.data.tree.api.DataTreeModification;
@@ -179,6 +182,43 @@ class StoredConfigurationTest extends AbstractConcurrentDataBrokerTest {
         final var data = data(ref, new SwitchBuilder().setNode(new NodeId(node)).setProgram(BindingMap.of(programs))
             .build());
         return modification -> modification.write(path(ref), data);
+    }
+
+    /** The node of {@code root} in a candidate of the data tree (a listener or cohort registered there gets it). */
+    private static DataTreeCandidateNode rootNode(final DataTreeCandidate candidate,
+            final YangInstanceIdentifier root) {
+        DataTreeCandidateNode node = candidate.getRootNode();
+        for (var arg : root.getPathArguments()) {
+            node = node.modifiedChild(arg);
+        }
+        return node;
+    }
+
+    private DataTreeCandidate prepared(final Consumer<DataTreeModification> edit) throws Exception {
+        final DataTreeModification modification = tree.takeSnapshot().newModification();
+        edit.accept(modification);
+        modification.ready();
+        tree.validate(modification);
+        return tree.prepare(modification);
+    }
+
+    /**
+     * What the store log's order of commits by where they stand (StoreLog.Place) relies on: every commit that
+     * changes something under a root makes a new node for the root, and the next commit's node before is that
+     * very object (identity); a commit of data equal to what is there still makes a new one.
+     */
+    @Test
+    void aCommitsNodeAfterIsTheNextCommitsNodeBeforeByIdentity() throws Exception {
+        final YangInstanceIdentifier switches = roots.get(1);
+        final var first = prepared(putSwitch("openflow:1", program(5, "a")));
+        tree.commit(first);
+        final var second = prepared(putSwitch("openflow:2", program(5, "b")));
+        assertSame(rootNode(first, switches).dataAfter(), rootNode(second, switches).dataBefore());
+        tree.commit(second);
+        final var again = prepared(putSwitch("openflow:2", program(5, "b")));
+        assertSame(rootNode(second, switches).dataAfter(), rootNode(again, switches).dataBefore());
+        assertNotSame(rootNode(again, switches).dataBefore(), rootNode(again, switches).dataAfter());
+        assertEquals(rootNode(again, switches).dataBefore(), rootNode(again, switches).dataAfter());
     }
 
     @Test
