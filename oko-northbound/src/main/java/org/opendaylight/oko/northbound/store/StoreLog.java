@@ -17,9 +17,11 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -182,13 +184,25 @@ final class StoreLog implements AutoCloseable {
     }
 
     /**
-     * A commit recorded lately (the cohort's, or written from a notification), by where it stands. The root's nodes
-     * are held weakly: a root several commits old is garbage the moment the datastore and its notifications let go
-     * of it (no notification still to come can stand there then), and a chain of them would hold every version of
-     * the root for a token's lifetime.
+     * A commit recorded lately (the cohort's, or written from a notification), by where it stands, and the commit
+     * recorded that came right after it. The root's nodes are held weakly, the links between commits strongly: a
+     * root several commits old is garbage once the datastore and its notifications let go of it (no notification
+     * still to come can stand there then), while the order of the commits recorded must outlive it.
      */
-    private record Link(WeakReference<NormalizedNode> before, WeakReference<NormalizedNode> after,
-            List<UnitChange> changes, long madeNanos) {
+    private static final class Link {
+        private final WeakReference<NormalizedNode> before;
+        private final WeakReference<NormalizedNode> after;
+        private final List<UnitChange> changes;
+        private final long madeNanos;
+        private @Nullable Link next;
+
+        Link(final NormalizedNode before, final NormalizedNode after, final List<UnitChange> changes,
+                final long madeNanos) {
+            this.before = new WeakReference<>(before);
+            this.after = new WeakReference<>(after);
+            this.changes = changes;
+            this.madeNanos = madeNanos;
+        }
     }
 
     /**
@@ -198,25 +212,45 @@ final class StoreLog implements AutoCloseable {
      * member's commit, applied here after this member lost the lead, told before this member's own older one).
      */
     private static final class Succession {
+        /** A walk longer than the links held and this many more is a bug, not a chain: it stops. */
+        private static final int WALK_MARGIN = 1_000;
+
         /** By the root's node before the commit, compared by identity, held weakly. */
         private final Map<NormalizedNode, Link> byBefore = new MapMaker().weakKeys().makeMap();
+        /** By the root's node after the commit, likewise: where a commit recorded later is linked from. */
+        private final Map<NormalizedNode, Link> byAfter = new MapMaker().weakKeys().makeMap();
         private final Deque<Link> made = new ArrayDeque<>();
 
         void add(final Place place, final List<UnitChange> changes, final long now) {
-            if (place.before() != null && place.after() != null && !byBefore.containsKey(place.before())) {
-                final Link link = new Link(new WeakReference<>(place.before()), new WeakReference<>(place.after()),
-                    changes, now);
-                byBefore.put(place.before(), link);
-                made.addLast(link);
+            final NormalizedNode before = place.before();
+            final NormalizedNode after = place.after();
+            if (before == null || after == null || byBefore.containsKey(before)) {
+                return;
             }
+            final Link link = new Link(before, after, changes, now);
+            // Recorded in either order: the commit before it may be recorded already, or the one after it.
+            final Link previous = byAfter.get(before);
+            if (previous != null && previous.next == null) {
+                previous.next = link;
+            }
+            link.next = byBefore.get(after);
+            byBefore.put(before, link);
+            if (!byAfter.containsKey(after)) {
+                byAfter.put(after, link);
+            }
+            made.addLast(link);
         }
 
         void purge(final long now) {
-            while (!made.isEmpty() && now - made.peekFirst().madeNanos() > TOKEN_LIFETIME_NANOS) {
+            while (!made.isEmpty() && now - made.peekFirst().madeNanos > TOKEN_LIFETIME_NANOS) {
                 final Link old = made.removeFirst();
-                final NormalizedNode before = old.before().get();
+                final NormalizedNode before = old.before.get();
                 if (before != null) {
                     byBefore.remove(before, old);
+                }
+                final NormalizedNode after = old.after.get();
+                if (after != null) {
+                    byAfter.remove(after, old);
                 }
             }
         }
@@ -224,16 +258,10 @@ final class StoreLog implements AutoCloseable {
         /** The recorded commits that came after the one that left the root as {@code node}, oldest first. */
         List<Link> after(final @Nullable NormalizedNode node) {
             final List<Link> out = new ArrayList<>();
-            NormalizedNode at = node;
-            // Bounded by the links held: identities are never reused, but a loop must not hang a commit step.
-            final int bound = made.size();
-            while (at != null && out.size() < bound) {
-                final Link next = byBefore.get(at);
-                if (next == null) {
-                    break;
-                }
-                out.add(next);
-                at = next.after().get();
+            final int bound = made.size() + WALK_MARGIN;
+            for (Link link = node != null ? byBefore.get(node) : null; link != null && out.size() < bound;
+                    link = link.next) {
+                out.add(link);
             }
             return out;
         }
@@ -250,7 +278,8 @@ final class StoreLog implements AutoCloseable {
                 return true;
             }
             for (Link link : after(from)) {
-                if (link.after().get() == to) {
+                // Held by the caller, so never cleared if it is the one.
+                if (link.after.get() == to) {
                     return true;
                 }
             }
@@ -669,22 +698,30 @@ final class StoreLog implements AutoCloseable {
                 break;
             }
         }
-        final List<List<UnitChange>> newerCommits = new ArrayList<>();
-        // A commit the datastore re-based (a transaction ahead of it failed after the cohort was asked) is told with
-        // other nodes than its cohort saw: not recognised as the cohort's own, it is placed by where it stands.
-        final List<Link> recordedSince = succession.after(at.after());
-        if (!recordedSince.isEmpty()) {
-            LOG.debug("Notified of a commit of {} older than {} commits recorded already (by where it stands): their "
-                + "units are not written back", root, recordedSince.size());
-            recordedSince.forEach(link -> newerCommits.add(link.changes()));
-        }
         for (Token token : newerTokens) {
             if (token.catchUp) {
                 LOG.debug("Notified of a commit older than this member's copy of {}: not written", root);
                 succession.add(at, changes, now);
                 return;
             }
-            newerCommits.add(token.changes);
+        }
+        // The newer commits, oldest first as far as it is known: those recorded since this one (a commit the
+        // datastore re-based, a transaction ahead of it failed after the cohort was asked, is told with other nodes
+        // than its cohort saw: not recognised as the cohort's own, it is placed by where it stands), then each of
+        // the cohort's commits still to be notified with those recorded since it.
+        final List<List<UnitChange>> newerCommits = new ArrayList<>();
+        final Set<List<UnitChange>> placed = Collections.newSetFromMap(new IdentityHashMap<>());
+        final List<Link> recordedSince = succession.after(at.after());
+        if (!recordedSince.isEmpty()) {
+            LOG.debug("Notified of a commit of {} older than {} commits recorded already (by where it stands): their "
+                + "units are not written back", root, recordedSince.size());
+        }
+        addNewer(recordedSince, newerCommits, placed);
+        for (Token token : newerTokens) {
+            if (placed.add(token.changes)) {
+                newerCommits.add(token.changes);
+                addNewer(succession.after(token.place.after()), newerCommits, placed);
+            }
         }
         final Set<YangInstanceIdentifier> newer = new HashSet<>();
         // The entries under the root the newer commits changed, each as the newest of them left it, oldest first.
@@ -721,6 +758,15 @@ final class StoreLog implements AutoCloseable {
         LOG.debug("Notified of a commit this member's cohort did not make: {} of its {} units written ({} so far)",
             fresh.size(), changes.size(), notificationsWritten);
         maybeCompact();
+    }
+
+    private static void addNewer(final List<Link> links, final List<List<UnitChange>> newerCommits,
+            final Set<List<UnitChange>> placed) {
+        for (Link link : links) {
+            if (placed.add(link.changes)) {
+                newerCommits.add(link.changes);
+            }
+        }
     }
 
     /** Whether two lists of unit changes are one commit: the same units, the same data tree nodes. */
@@ -774,9 +820,10 @@ final class StoreLog implements AutoCloseable {
     synchronized void alreadyStored(final YangInstanceIdentifier root, final @Nullable Place place,
             final List<UnitChange> changes) {
         final long now = clock.getAsLong();
-        unnotified.computeIfAbsent(root, key -> new ArrayDeque<>()).addLast(new Token(List.copyOf(changes), false,
+        final List<UnitChange> units = List.copyOf(changes);
+        unnotified.computeIfAbsent(root, key -> new ArrayDeque<>()).addLast(new Token(units, false,
             Place.orUnknown(place), now));
-        succession(root).add(Place.orUnknown(place), List.copyOf(changes), now);
+        succession(root).add(Place.orUnknown(place), units, now);
     }
 
     private Succession succession(final YangInstanceIdentifier root) {

@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -339,6 +340,121 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             assertEquals(1, log.notificationCounts()[1], "the new leader's commit not written");
         }
         assertNull(reopen().unit(path("openflow:1")), "the new leader's delete was undone");
+    }
+
+    /** Runs full GCs until {@code ref} is cleared (the JVM's own collector, as in production). */
+    private static void awaitCollected(final WeakReference<?> ref) throws InterruptedException {
+        for (int i = 0; i < 100 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(ref.get(), "the root node between J and N was not collected");
+    }
+
+    private List<UnitChange> changeJ() {
+        return List.of(flowIn("j", 2, flow("a", 1), flow("j", 2), flow("w", 1), flow("v", 1)));
+    }
+
+    private List<UnitChange> changeN() {
+        return List.of(flowIn("w", 2, flow("a", 1), flow("j", 2), flow("w", 2), flow("v", 1)));
+    }
+
+    /**
+     * The cohort's J (flow j) and N (flow w), after the re-based X, committed and told (matched as its own).
+     * Only a weak reference to the root node between them (J's after, N's before) is kept: nothing else holds it
+     * once both notifications are done, as in the datastore.
+     */
+    private WeakReference<NormalizedNode> jAndNCommittedAndTold(final StoreLog log, final YangInstanceIdentifier nodes,
+            final NormalizedNode rx, final NormalizedNode[] keep) throws IOException {
+        final NormalizedNode rj = switchesWith("openflow:91");
+        final NormalizedNode rn = switchesWith("openflow:92");
+        final var j = changeJ();
+        final var n = changeN();
+        log.commit(log.prepare(nodes, 1, new Place(rx, rj), j));
+        log.commit(log.prepare(nodes, 1, new Place(rj, rn), n));
+        log.notified(nodes, new Place(rx, rj), j);                 // matched: X's token kept aside
+        log.notified(nodes, new Place(rj, rn), n);                 // matched
+        if (keep != null) {
+            keep[0] = rj;
+        }
+        return new WeakReference<>(rj);
+    }
+
+    /**
+     * X (flow v into node openflow:1) is a commit of the cohort the shard re-based: told with other nodes than the
+     * cohort saw, not recognised, and told after J and N, two newer commits of the cohort that changed other flows
+     * of the node. Flow v is written, and the node as N left it after it. The root node between J and N is held by
+     * nothing once both were told, and collected: the order of J and N must not depend on it (an independent review
+     * found a first version that held it weakly write J's node, flow w as before N, after N's record).
+     */
+    @Test
+    void aReBasedOwnCommitToldAfterTheNodesBetweenNewerOnesWereCollectedKeepsTheirFlows() throws Exception {
+        assertReBasedCommitKeepsNewerFlows(false);
+    }
+
+    /** The same with the node between J and N still held. */
+    @Test
+    void aReBasedOwnCommitToldAfterNewerOnesKeepsTheirFlows() throws Exception {
+        assertReBasedCommitKeepsNewerFlows(true);
+    }
+
+    private void assertReBasedCommitKeepsNewerFlows(final boolean hold) throws Exception {
+        final var nodes = roots.get(1);
+        final NormalizedNode[] keep = hold ? new NormalizedNode[1] : null;
+        final var expected = nodeData(flow("a", 1), flow("j", 2), flow("w", 2), flow("v", 1));
+        try (StoreLog log = create()) {
+            final NormalizedNode r1 = switchesWith("openflow:81");
+            final var first = List.of(putNode(flow("a", 1), flow("j", 1), flow("w", 1)));
+            log.commit(log.prepare(nodes, 1, new Place(null, r1), first));   // first in term 1: catch-up
+            log.notified(nodes, new Place(null, r1), first);
+            // X as its cohort saw it: on top of a transaction the shard then aborted (re-based afterwards).
+            log.commit(log.prepare(nodes, 1, new Place(switchesWith("openflow:82"), switchesWith("openflow:83")),
+                List.of(flowIn("v", 1, flow("a", 1), flow("j", 1), flow("w", 1), flow("v", 1)))));
+            final NormalizedNode rx = switchesWith("openflow:84");          // X as applied: r1 -> rx
+            final var between = jAndNCommittedAndTold(log, nodes, rx, keep);
+            if (!hold) {
+                awaitCollected(between);
+            }
+            log.notified(nodes, new Place(r1, rx),
+                List.of(flowIn("v", 1, flow("a", 1), flow("j", 1), flow("w", 1), flow("v", 1))));
+            assertEquals(expected, log.read(config -> config.subtree(nodePath())), "N's flow w undone");
+        }
+        assertEquals(expected, reopen().subtree(nodePath()), "N's flow w undone, read back");
+    }
+
+
+    /**
+     * This member lost the lead with its own commit K still to be told; the new leader's L1, L2 and L3 are told
+     * before it, and the root node between L1 and L2 is collected meanwhile: L3 is still placed after K (through
+     * the links recorded), and K's late notification does not undo any of them.
+     */
+    @Test
+    void aNewLeadersThirdCommitToldAfterTheNodesBetweenWereCollectedKeepsTheFirstTwo() throws Exception {
+        final var nodes = roots.get(1);
+        try (StoreLog log = create()) {
+            final NormalizedNode r0 = switchesWith("openflow:70");
+            final var first = List.of(putNode(flow("a", 1), flow("k", 1)));
+            log.commit(log.prepare(nodes, 1, new Place(null, r0), first));
+            log.notified(nodes, new Place(null, r0), first);
+            final NormalizedNode rk = switchesWith("openflow:71");
+            final var own = List.of(flowIn("k", 2, flow("a", 1), flow("k", 2)));
+            log.commit(log.prepare(nodes, 1, new Place(r0, rk), own));                  // K, then the lead is lost
+            final NormalizedNode r2 = switchesWith("openflow:73");
+            awaitCollected(firstTwoOfTheNewLeaderTold(log, nodes, rk, r2));
+            log.notified(nodes, new Place(r2, switchesWith("openflow:74")),
+                List.of(flowIn("c", 1, flow("a", 2), flow("b", 1), flow("c", 1), flow("k", 2))));
+            log.notified(nodes, new Place(r0, rk), own);                                 // K's, last
+            assertEquals(nodeData(flow("a", 2), flow("b", 1), flow("c", 1), flow("k", 2)),
+                log.read(config -> config.subtree(nodePath())), "the new leader's commits undone");
+        }
+    }
+
+    private WeakReference<NormalizedNode> firstTwoOfTheNewLeaderTold(final StoreLog log,
+            final YangInstanceIdentifier nodes, final NormalizedNode rk, final NormalizedNode r2) throws IOException {
+        final NormalizedNode r1 = switchesWith("openflow:72");
+        log.notified(nodes, new Place(rk, r1), List.of(flowIn("a", 2, flow("a", 2), flow("k", 2))));
+        log.notified(nodes, new Place(r1, r2), List.of(flowIn("b", 1, flow("a", 2), flow("b", 1), flow("k", 2))));
+        return new WeakReference<>(r1);
     }
 
     /** A flow change as the datastore hands it out: the flow unit, and its node as the commit left it. */
