@@ -255,6 +255,12 @@ final class StoreLog implements AutoCloseable {
             }
         }
 
+        /** Whether the commit standing at {@code place} is recorded already. */
+        boolean holds(final Place place) {
+            final Link link = place.before() != null ? byBefore.get(place.before()) : null;
+            return link != null && link.after.get() == place.after();
+        }
+
         /** The recorded commits that came after the one that left the root as {@code node}, oldest first. */
         List<Link> after(final @Nullable NormalizedNode node) {
             final List<Link> out = new ArrayList<>();
@@ -513,9 +519,15 @@ final class StoreLog implements AutoCloseable {
         }
         stored.applyAll(StoredConfiguration.plain(prepared.recorded));
         versions.put(prepared.root, version(prepared.root).committed(prepared.life, prepared.term));
-        tokens.addLast(new Token(prepared.changes, false, prepared.place, made));
         final Succession succession = succession(prepared.root);
         succession.purge(made);
+        if (!succession.holds(prepared.place)) {
+            tokens.addLast(new Token(prepared.changes, false, prepared.place, made));
+        } else {
+            // Its notification came before this step (the datastore's ask of the step timed out) and was written
+            // from there: nothing to wait for, and no second entry for one commit in the order of commits.
+            LOG.debug("A commit step of {} came after its notification: recorded already", prepared.root);
+        }
         succession.add(prepared.place, prepared.changes, made);
         if (tokens.size() == UNNOTIFIED_WARNING) {
             LOG.warn("{} commits of this member's configuration store were never notified to its listener",

@@ -457,6 +457,43 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         return new WeakReference<>(r1);
     }
 
+    /**
+     * T is told before its commit step ran (the datastore's ask of the step timed out): its commit step then finds
+     * it recorded, and queues nothing to wait for. X (a re-based commit of the cohort, set aside when J was told)
+     * is told last: its record ends with node openflow:1 as the newest commit, U, left it (a second review found a
+     * version that took T's step for a second, newer commit and wrote T's node after U's, flow u lost).
+     */
+    @Test
+    void aCommitToldBeforeItsCommitStepIsNotOrderedAfterNewerOnes() throws IOException {
+        final var nodes = roots.get(1);
+        final var expected = nodeData(flow("a", 1), flow("v", 1), flow("j", 1), flow("t", 1), flow("u", 1));
+        try (StoreLog log = create()) {
+            final NormalizedNode r0 = switchesWith("openflow:60");
+            final var first = List.of(putNode(flow("a", 1)));
+            log.commit(log.prepare(nodes, 1, new Place(null, r0), first));
+            log.notified(nodes, new Place(null, r0), first);
+            // X as its cohort saw it, on a transaction the shard then aborted (re-based afterwards).
+            log.commit(log.prepare(nodes, 1, new Place(switchesWith("openflow:61"), switchesWith("openflow:62")),
+                List.of(flowIn("v", 1, flow("a", 1), flow("v", 1)))));
+            final NormalizedNode rx = switchesWith("openflow:63");
+            final NormalizedNode rj = switchesWith("openflow:64");
+            final var j = List.of(flowIn("j", 1, flow("a", 1), flow("v", 1), flow("j", 1)));
+            log.commit(log.prepare(nodes, 1, new Place(rx, rj), j));
+            log.notified(nodes, new Place(rx, rj), j);                            // matched: X's token aside
+            final NormalizedNode rt = switchesWith("openflow:65");
+            final var t = List.of(flowIn("t", 1, flow("a", 1), flow("v", 1), flow("j", 1), flow("t", 1)));
+            final var preparedT = log.prepare(nodes, 1, new Place(rj, rt), t);
+            log.notified(nodes, new Place(rj, rt), List.of(t.get(0)));            // the listener's list
+            log.commit(preparedT);                                                // T's late commit step
+            final var u = List.of(flowIn("u", 1, flow("a", 1), flow("v", 1), flow("j", 1), flow("t", 1),
+                flow("u", 1)));
+            log.commit(log.prepare(nodes, 1, new Place(rt, switchesWith("openflow:66")), u));
+            log.notified(nodes, new Place(r0, rx), List.of(flowIn("v", 1, flow("a", 1), flow("v", 1))));
+            assertEquals(expected, log.read(config -> config.subtree(nodePath())), "U's flow u undone");
+        }
+        assertEquals(expected, reopen().subtree(nodePath()), "U's flow u undone, read back");
+    }
+
     /** A flow change as the datastore hands it out: the flow unit, and its node as the commit left it. */
     private UnitChange flowIn(final String id, final int priority, final Flow... nodeFlows) {
         final var unit = putFlow(id, priority);
