@@ -320,6 +320,11 @@ final class StoreLog implements AutoCloseable {
     /** Per root, the commits recorded lately, by where they stand. */
     private final Map<YangInstanceIdentifier, Succession> successions = new HashMap<>();
     /**
+     * The roots as prepared commits the datastore never applied left them (compared by identity, held weakly): a
+     * commit whose cohort saw one of them was re-based.
+     */
+    private final Map<NormalizedNode, Boolean> neverApplied = new MapMaker().weakKeys().makeMap();
+    /**
      * Per root, the listener registration whose notifications are written ({@link #notifiedTo}); another's are
      * dropped. Replaced by {@link #leaderCatchUp}.
      */
@@ -507,6 +512,19 @@ final class StoreLog implements AutoCloseable {
                 prepared.root, prepared.term, now.term());
             return;
         }
+        if (reBased(prepared)) {
+            // The datastore re-based the transaction after the cohort's pre-commit (one pre-committed before it was
+            // aborted; controller 11.0.2 does not ask the cohorts again): what the cohort saw, its entries and its
+            // catch-up, holds the aborted transaction's changes. Its notification, with the nodes the datastore
+            // applied, records it instead; a leader's catch-up ranks the copy in the term.
+            files.append(encode(ABORT, prepared.id, List.of()));
+            prepared.decided = true;
+            pending.remove(prepared.id);
+            neverApplied(prepared);
+            LOG.warn("A change of {} was re-based by the datastore after this member's pre-commit (a transaction "
+                + "before it was aborted): recorded from its notification, not as prepared", prepared.root);
+            return;
+        }
         files.append(encode(COMMIT, prepared.id, List.of()));
         prepared.decided = true;
         pending.remove(prepared.id);
@@ -543,7 +561,38 @@ final class StoreLog implements AutoCloseable {
         }
         prepared.decided = true;
         pending.remove(prepared.id);
+        neverApplied(prepared);
         files.append(encode(ABORT, prepared.id, List.of()));
+    }
+
+    /**
+     * Whether the datastore re-based {@code prepared} before committing it: its cohort saw the root as a commit
+     * left it that the datastore never applied (one aborted, or re-based itself), or one whose commit step has not
+     * come (commit steps come in commit order: a transaction before this one that had been committed would have
+     * had its step first).
+     */
+    private boolean reBased(final Prepared prepared) {
+        final NormalizedNode before = prepared.place.before();
+        if (before == null) {
+            return false;
+        }
+        if (neverApplied.containsKey(before)) {
+            return true;
+        }
+        for (Prepared other : pending.values()) {
+            if (other != prepared && other.place.after() == before) {
+                neverApplied(other);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void neverApplied(final Prepared prepared) {
+        final NormalizedNode after = prepared.place.after();
+        if (after != null) {
+            neverApplied.put(after, Boolean.TRUE);
+        }
     }
 
     /** Makes {@code listener}'s the notifications of {@code root} that are written (the start's first listener). */
@@ -615,6 +664,7 @@ final class StoreLog implements AutoCloseable {
                 stale.decided = true;
                 stale.superseded = true;
                 pending.remove(stale.id);
+                neverApplied(stale);
                 LOG.info("A change of {} prepared in term {} {} s ago was never committed by the datastore: given up",
                     root, stale.term, TimeUnit.NANOSECONDS.toSeconds(clock.getAsLong() - stale.madeNanos));
             }

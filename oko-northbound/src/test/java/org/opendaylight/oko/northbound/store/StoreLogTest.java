@@ -9,6 +9,7 @@ package org.opendaylight.oko.northbound.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -492,6 +493,82 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
             assertEquals(expected, log.read(config -> config.subtree(nodePath())), "U's flow u undone");
         }
         assertEquals(expected, reopen().subtree(nodePath()), "U's flow u undone, read back");
+    }
+
+    /**
+     * X's cohort saw node openflow:1 on top of F (flows f and v), which the datastore then aborted, and re-based X:
+     * its commit step is recognised as a re-based one and records nothing of what the cohort saw; its notification
+     * records it. This member then loses the lead, and the new leader's commit of another flow (g) is written: no
+     * flow f of the aborted F (refused to its client), no flow g lost (a second review found both with the
+     * cohort's view of X recorded and expected).
+     */
+    @Test
+    void aNewLeadersOtherFlowIsNotOverwrittenByTheNodeAReBasedCommitsCohortSaw() throws IOException {
+        final var nodes = roots.get(1);
+        final var expected = nodeData(flow("a", 1), flow("v", 1), flow("g", 1));
+        try (StoreLog log = create()) {
+            final NormalizedNode r0 = switchesWith("openflow:50");
+            final var first = List.of(putNode(flow("a", 1)));
+            log.commit(log.prepare(nodes, 1, new Place(null, r0), first));
+            log.notified(nodes, new Place(null, r0), first);
+            final NormalizedNode fa = switchesWith("openflow:51");
+            final var preparedF = log.prepare(nodes, 1, new Place(r0, fa), List.of(
+                flowIn("f", 1, flow("a", 1), flow("f", 1), flow("v", 5)),
+                flowIn("v", 5, flow("a", 1), flow("f", 1), flow("v", 5))));
+            final var preparedX = log.prepare(nodes, 1, new Place(fa, switchesWith("openflow:52")),
+                List.of(flowIn("v", 1, flow("a", 1), flow("f", 1), flow("v", 1))));
+            log.abort(preparedF);                                                 // X is re-based on r0
+            log.commit(preparedX);
+            final NormalizedNode rx = switchesWith("openflow:53");
+            log.notified(nodes, new Place(r0, rx), List.of(flowIn("v", 1, flow("a", 1), flow("v", 1))));
+            // The lead is lost; the new leader's commit, applied here.
+            log.notified(nodes, new Place(rx, switchesWith("openflow:54")),
+                List.of(flowIn("g", 1, flow("a", 1), flow("v", 1), flow("g", 1))));
+            assertEquals(expected, log.read(config -> config.subtree(nodePath())));
+        }
+        assertEquals(expected, reopen().subtree(nodePath()));
+    }
+
+    /**
+     * This member's first two commits of a term, F and X, pre-committed back to back; F (another shard refused it)
+     * is aborted and X re-based. X's catch-up, the root as its cohort saw it, holds F's entry, which the datastore
+     * never applied and its client was refused: not taken.
+     */
+    @Test
+    void aReBasedFirstCommitOfATermDoesNotCatchUpAnAbortedOne() throws IOException {
+        try (StoreLog log = create()) {
+            log.begin(1);
+            final NormalizedNode r0 = switchesWith("openflow:9");
+            final NormalizedNode fa = switchesWith("openflow:5");
+            final var preparedF = log.prepare(root(), 1, new Place(r0, fa), List.of(put("openflow:5")));
+            final var preparedX = log.prepare(root(), 1, new Place(fa, switchesWith("openflow:1")),
+                List.of(put("openflow:1")));
+            log.abort(preparedF);
+            log.commit(preparedX);
+        }
+        assertNull(reopen().unit(path("openflow:5")), "the aborted write is in the copy");
+    }
+
+    /**
+     * The same when the datastore does not tell the cohort that F was aborted (controller 11.0.2 aborts no cohort
+     * when another shard refuses): F's prepare is still undecided when X's commit step comes, and commit steps come
+     * in commit order, so F was never committed.
+     */
+    @Test
+    void aReBasedCommitIsRecognisedWhenTheAbortedOneWasNeverDecided() throws IOException {
+        try (StoreLog log = create()) {
+            log.begin(1);
+            final NormalizedNode r0 = switchesWith("openflow:9");
+            final NormalizedNode fa = switchesWith("openflow:5");
+            log.prepare(root(), 1, new Place(r0, fa), List.of(put("openflow:5")));                 // never decided
+            final var rebased = List.of(put("openflow:1"));
+            log.commit(log.prepare(root(), 1, new Place(fa, switchesWith("openflow:1")), rebased));
+            log.notified(root(), new Place(r0, switchesWith("openflow:1")), List.of(put("openflow:1")));
+            assertEquals(1, log.notificationCounts()[1], "the re-based commit's notification not written");
+        }
+        final var stored = reopen();
+        assertNull(stored.unit(path("openflow:5")), "the aborted write is in the copy");
+        assertNotNull(stored.unit(path("openflow:1")), "the re-based write is not in the copy");
     }
 
     /** A flow change as the datastore hands it out: the flow unit, and its node as the commit left it. */
