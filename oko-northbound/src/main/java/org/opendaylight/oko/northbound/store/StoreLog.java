@@ -302,7 +302,9 @@ final class StoreLog implements AutoCloseable {
     static final long TOKEN_LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(60);
     /**
      * How long a prepared change may still be committed: the shard aborts a transaction it has not committed
-     * within 30 s (its transaction commit timeout), with a margin.
+     * within 30 s (its transaction commit timeout), with a margin. Not one that waits for the Raft majority
+     * (controller 11.0.2 never expires a transaction in COMMIT_PENDING): a commit step that comes after its prepare
+     * was given up records nothing, and the change is written from its notification.
      */
     static final long PREPARE_LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(35);
     /** How long a snapshot that could not be written waits before the next try (unless the log doubles). */
@@ -324,6 +326,8 @@ final class StoreLog implements AutoCloseable {
      * commit whose cohort saw one of them was re-based.
      */
     private final Map<NormalizedNode, Boolean> neverApplied = new MapMaker().weakKeys().makeMap();
+    /** The roots a removal of the whole root never applied was prepared for, until the next commit of the root. */
+    private final Set<YangInstanceIdentifier> removalNeverApplied = new HashSet<>();
     /**
      * Per root, the listener registration whose notifications are written ({@link #notifiedTo}); another's are
      * dropped. Replaced by {@link #leaderCatchUp}.
@@ -489,6 +493,10 @@ final class StoreLog implements AutoCloseable {
      */
     synchronized void commit(final Prepared prepared) throws IOException {
         if (prepared.superseded) {
+            // The datastore applied it after all (review 3): a commit on top of it is no re-based one.
+            if (prepared.place.after() != null) {
+                neverApplied.remove(prepared.place.after());
+            }
             // Its notification, if the datastore did apply it after all, is written as any other member's commit.
             LOG.warn("A commit step came {} s after its change of {} was prepared, after this member's catch-up as "
                 + "the shard's leader gave the change up: not recorded as this member's own", TimeUnit.NANOSECONDS
@@ -528,6 +536,7 @@ final class StoreLog implements AutoCloseable {
         files.append(encode(COMMIT, prepared.id, List.of()));
         prepared.decided = true;
         pending.remove(prepared.id);
+        removalNeverApplied.remove(prepared.root);
         final Deque<Token> tokens = unnotified.computeIfAbsent(prepared.root, root -> new ArrayDeque<>());
         final long made = clock.getAsLong();
         if (prepared.catchingUp) {
@@ -574,7 +583,14 @@ final class StoreLog implements AutoCloseable {
     private boolean reBased(final Prepared prepared) {
         final NormalizedNode before = prepared.place.before();
         if (before == null) {
-            return false;
+            // The root did not exist as its cohort saw it (review 3): a first commit of a term made on top of an
+            // aborted removal of the whole root would force an empty catch-up. Nodes cannot tell; any earlier
+            // removal of the root never applied, or undecided at this step (commit order), does.
+            final boolean removed = prepared.catchingUp && removalNeverApplied.remove(prepared.root)
+                || prepared.catchingUp && pending.values().stream().anyMatch(other -> other != prepared
+                    && other.root.equals(prepared.root) && other.id < prepared.id && other.place.before() != null
+                    && other.place.after() == null);
+            return removed;
         }
         if (neverApplied.containsKey(before)) {
             return true;
@@ -592,6 +608,8 @@ final class StoreLog implements AutoCloseable {
         final NormalizedNode after = prepared.place.after();
         if (after != null) {
             neverApplied.put(after, Boolean.TRUE);
+        } else if (prepared.place.before() != null) {
+            removalNeverApplied.add(prepared.root);
         }
     }
 

@@ -7,6 +7,7 @@
  */
 package org.opendaylight.oko.northbound.store;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -20,6 +21,7 @@ import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -107,11 +109,11 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         return stored;
     }
 
-    /** The whole of /oko:switches holding one entry, as a new leader's datastore would hand it over. */
-    private NormalizedNode switchesWith(final String node) {
+    /** The whole of /oko:switches holding these entries, as a new leader's datastore would hand it over. */
+    private NormalizedNode switchesWith(final String... nodes) {
         return codec.toNormalizedDataObject(DataObjectIdentifier.builder(Switches.class).build(),
-            new SwitchesBuilder().setSwitch(BindingMap.of(new SwitchBuilder().setNode(new NodeId(node)).build()))
-                .build()).node();
+            new SwitchesBuilder().setSwitch(BindingMap.of(Arrays.stream(nodes)
+                .map(node -> new SwitchBuilder().setNode(new NodeId(node)).build()).toList())).build()).node();
     }
 
     /**
@@ -569,6 +571,72 @@ class StoreLogTest extends AbstractConcurrentDataBrokerTest {
         final var stored = reopen();
         assertNull(stored.unit(path("openflow:5")), "the aborted write is in the copy");
         assertNotNull(stored.unit(path("openflow:1")), "the re-based write is not in the copy");
+    }
+
+    /**
+     * F, this member's first write of term 2, is pre-committed and
+     * waits more than 35 s for Raft consensus (COMMIT_PENDING never times out in 11.0.2); the leader's catch-up
+     * gives it up and marks its root-after never applied. The datastore then commits F after all, and Y, a write
+     * pre-committed on F's candidate after the catch-up, and Z on Y's. Commit steps come in commit order: F's
+     * (superseded) before Y's. Y is taken for re-based (ABORT record), and so is every commit after it (each
+     * marks its own root-after): answered writes recorded only by their notifications (a third review found it).
+     */
+    @Test
+    void aCommitOnACommitTheCatchUpGaveUpButTheDatastoreAppliedIsNotReBased() throws IOException {
+        final long[] now = { 0 };
+        final Object former = new Object();
+        final Object leader = new Object();
+        final long commits;
+        try (StoreLog log = create()) {
+            log.clock(() -> now[0]);
+            log.begin(1);
+            log.listenWith(root(), former);
+            final NormalizedNode r0 = switchesWith("openflow:9");
+            final NormalizedNode fa = switchesWith("openflow:9", "openflow:1");
+            final var preparedF = log.prepare(root(), 2, new Place(r0, fa), List.of(put("openflow:1")));
+            now[0] += StoreLog.PREPARE_LIFETIME_NANOS + 1;
+            assertTrue(log.leaderCatchUp(root(), leader, 2, r0), "F given up");
+            final NormalizedNode ya = switchesWith("openflow:9", "openflow:1", "openflow:2");
+            final var preparedY = log.prepare(root(), 2, new Place(fa, ya), List.of(put("openflow:2")));
+            log.commit(preparedF);                                        // consensus: F's late step (superseded)
+            log.commit(preparedY);                                        // Y's client is answered now
+            final var preparedZ = log.prepare(root(), 2,
+                new Place(ya, switchesWith("openflow:9", "openflow:1", "openflow:2", "openflow:3")),
+                List.of(put("openflow:3")));
+            log.commit(preparedZ);
+            commits = log.version(root()).commits();
+            // Every member is killed before the notifications of Y and Z are written.
+        }
+        final var stored = reopen();
+        assertAll(
+            () -> assertNotNull(stored.unit(path("openflow:2")), "Y, committed on F and answered, lost"),
+            () -> assertNotNull(stored.unit(path("openflow:3")), "Z, committed on Y and answered, lost"),
+            () -> assertEquals(3, commits, "Y and Z not counted as this member's commits in term 2"));
+    }
+
+    /**
+     * In term 2 F deletes the whole root (a data-root YANG patch
+     * that also edits flows, in the inventory shard) and is pre-committed; X, a PUT of one switch and this
+     * member's first commit of term 2, is pre-committed on F's candidate, where the root does not exist (its
+     * root-before is null). The inventory shard refuses the patch: F is aborted (its client refused) and X
+     * re-based on r0. X's root-before is null, which no node comparison can place: X is recognised as re-based by the
+     * removal of the root never applied before it, and its catch-up (the root as its cohort saw it: absent) is not
+     * forced, or the switch openflow:9 acknowledged in term 1 would be gone from the copy that ranks newest.
+     */
+    @Test
+    void aReBasedFirstCommitOfATermOnAnAbortedDeleteOfTheRootDoesNotEmptyTheCopy() throws IOException {
+        try (StoreLog log = create()) {
+            log.begin(1);
+            final NormalizedNode r0 = switchesWith("openflow:9");
+            log.commit(log.prepare(root(), 1, new Place(null, r0), List.of(put("openflow:9"))));
+            final var preparedF = log.prepare(root(), 2, new Place(r0, null),
+                List.of(new UnitChange(root(), r0, null)));
+            final var preparedX = log.prepare(root(), 2, new Place(null, switchesWith("openflow:1")),
+                List.of(put("openflow:1")));
+            log.abort(preparedF);
+            log.commit(preparedX);
+        }
+        assertNotNull(reopen().unit(path("openflow:9")), "the aborted delete of the root is in the copy");
     }
 
     /** A flow change as the datastore hands it out: the flow unit, and its node as the commit left it. */
