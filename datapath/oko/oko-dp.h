@@ -360,7 +360,7 @@ unsigned int oko_dp_history_count(void);
  * frame then has vanilla's layout, and the caches' stack arrays (keys,
  * batches) keep their places.  Passes nest through recirculation, at most
  * MAX_RECIRC_DEPTH + 1 deep (dpif-netdev.c asserts that this fits). */
-#define OKO_DP_PASS_MAX 8
+#define OKO_DP_PASS_MAX 9
 
 struct oko_dp_pass {
     size_t mark;                    /* From oko_dp_history_enter(). */
