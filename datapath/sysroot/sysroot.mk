@@ -20,8 +20,10 @@ SYSROOT_PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
 # built for, /usr/lib/..., which on this machine is not the sysroot's.  An
 # operator's NIC driver is added with dpdk-extra="-d <driver .so>"
 # (docs/datapath.md).
-SYSROOT_DPDK_DRIVERS := -Wl,--no-as-needed -lrte_bus_vdev -lrte_mempool_ring -lrte_net_pcap \
-    -lrte_net_ring -lrte_net_null -lrte_net_tap -lrte_net_vhost -lrte_net_af_packet -Wl,--as-needed
+# One -Wl option (as OVS's DPDK_vswitchd_LDFLAGS): libtool would move bare
+# -l options away from the --no-as-needed around them.
+SYSROOT_DPDK_DRIVERS := -Wl,--no-as-needed,-lrte_bus_vdev,-lrte_mempool_ring,-lrte_net_pcap,$\
+-lrte_net_ring,-lrte_net_null,-lrte_net_tap,-lrte_net_vhost,-lrte_net_af_packet,--as-needed
 
 $(SYSROOT)/.oko-sysroot:
 	$(SYSROOT_HERE)/fetch >/dev/null
