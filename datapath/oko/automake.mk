@@ -67,6 +67,10 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-instance.c \
 	lib/oko/oko-instance.h
 
+# The datapath pass with chain checks: not compiled on its own, but into
+# lib/dpif-netdev.c's unit, which includes it (see the file).
+EXTRA_DIST += lib/oko/oko-dpif-netdev.c lib/oko/mirrors
+
 # ovs-ofctl's Oko commands (their arguments; the messages are oko-ofp.c's).
 utilities_ovs_ofctl_SOURCES += \
 	lib/oko/oko-ofctl.c \

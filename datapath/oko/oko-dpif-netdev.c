@@ -31,7 +31,8 @@
  * OVS release the copy was made from (Open vSwitch 3.5.0), and the build
  * stops, naming the function, when the OVS source it is built against has
  * another one (datapath/ovs/check-mirrors).  The lines a copy adds or
- * changes are marked "Oko:". */
+ * changes are marked "Oko:" (a changed signature is explained in the copy's
+ * header comment). */
 
 /* Mirrors dp_netdev_upcall() (Open vSwitch 3.5.0): a miss upcall whose
  * translation replays the packet's filter-program history, the results of
@@ -83,6 +84,7 @@ oko_dp_netdev_upcall(struct dp_netdev_pmd_thread *pmd,
         dp_packet_ol_send_prepare(packet_, 0);
     }
 
+    /* Oko: with the history and the chain. */
     return dp->upcall_cb(packet_, flow, ufid, pmd->core_id, type, userdata,
                          actions, wc, put_actions, oko_history, oko_chain,
                          dp->upcall_aux);
@@ -103,7 +105,7 @@ oko_handle_packet_upcall(struct dp_netdev_pmd_thread *pmd,
     int error;
     uint64_t cycles = cycles_counter_update(&pmd->perf_stats);
     odp_port_t orig_in_port = packet->md.orig_in_port;
-    struct oko_chain oko_history, oko_chain;
+    struct oko_chain oko_history, oko_chain;    /* Oko. */
 
     match.tun_md.valid = false;
     miniflow_expand(&key->mf, &match.flow);
@@ -179,7 +181,7 @@ oko_handle_packet_upcall(struct dp_netdev_pmd_thread *pmd,
         smc_insert(pmd, key, hash);
         emc_probabilistic_insert(pmd, key, netdev_flow);
     }
-out:
+out:                            /* Oko. */
     if (pmd_perf_metrics_enabled(pmd)) {
         /* Update upcall stats. */
         cycles = cycles_counter_update(&pmd->perf_stats) - cycles;
@@ -620,6 +622,7 @@ oko_dp_netdev_input__(struct dp_netdev_pmd_thread *pmd,
     if (!dp_packet_batch_is_empty(packets)) {
         /* Get ingress port from first packet's metadata. */
         in_port = packets->packets[0]->md.in_port.odp_port;
+        /* Oko: upcalls with the packets' histories. */
         oko_fast_path_processing(pmd, packets, missed_keys,
                                  flow_map, index_map, in_port);
     }
@@ -656,6 +659,7 @@ oko_dp_netdev_input__(struct dp_netdev_pmd_thread *pmd,
         batches[i].flow->batch = NULL;
     }
 
+    /* Oko: the refused packets no flow took, once the batches are closed. */
     if (OVS_UNLIKELY(!dp_packet_batch_is_empty(&oko_pass->upcalls))) {
         oko_upcall_refused(pmd, &oko_pass->upcalls, md_is_valid);
     }
