@@ -65,6 +65,10 @@ oko_cls_pending_resolve(struct oko_cls_pending *p,
                         const struct cls_match *hard, ovs_version_t version,
                         cls_filter_func *filter, void *aux)
 {
+    if (!p->n) {
+        return hard;            /* 'matches' is set by the first add. */
+    }
+
     int hard_pri = hard ? hard->priority : INT_MIN;
     const struct cls_match **pend = p->matches;
     size_t n_pend = p->n;
