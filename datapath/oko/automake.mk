@@ -53,6 +53,11 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-ofp.c \
 	lib/oko/oko-ofp.h
 
+# The classifier's filtered rules (decided after a lookup's subtable scan).
+lib_libopenvswitch_la_SOURCES += \
+	lib/oko/oko-classifier.c \
+	lib/oko/oko-classifier.h
+
 # Loaded program instances (run with statistics) and filter-program chains:
 # used by translation (ofproto) and by the datapath's caches.
 lib_libopenvswitch_la_SOURCES += \
@@ -67,16 +72,29 @@ lib_libopenvswitch_la_SOURCES += \
 	lib/oko/oko-instance.c \
 	lib/oko/oko-instance.h
 
+# The datapath pass with chain checks: not compiled on its own, but into
+# lib/dpif-netdev.c's unit, which includes it (see the file).
+EXTRA_DIST += lib/oko/oko-dpif-netdev.c lib/oko/mirrors
+
 # ovs-ofctl's Oko commands (their arguments; the messages are oko-ofp.c's).
+# Their handlers are not compiled on their own, but into
+# utilities/ovs-ofctl.c's unit, which includes them (see the file).
 utilities_ovs_ofctl_SOURCES += \
 	lib/oko/oko-ofctl.c \
 	lib/oko/oko-ofctl.h
+EXTRA_DIST += lib/oko/oko-ovs-ofctl.c
 
 # A bridge's programs and maps (OpenFlow handlers), in libofproto.
 ofproto_libofproto_la_CPPFLAGS += -I $(top_srcdir)/ofproto
 ofproto_libofproto_la_SOURCES += \
 	lib/oko/ofproto-oko.c \
-	lib/oko/ofproto-oko.h
+	lib/oko/ofproto-oko.h \
+	lib/oko/oko-connmgr.h
+
+# Code that needs an OVS file's private functions and types, so is compiled
+# into that file's unit, which includes it (see each file): the SEND_MAPS
+# action's codecs (lib/ofp-actions.c) and events (ofproto/connmgr.c).
+EXTRA_DIST += lib/oko/oko-ofp-actions.c lib/oko/oko-connmgr.c
 
 # Tests: the autotest suite (tests/testsuite.at includes it, see the patch
 # series), a protocol-vector checker and the datapath's chain checks, run

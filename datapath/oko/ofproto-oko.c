@@ -25,7 +25,9 @@
 
 #include "cmap.h"
 #include "connmgr.h"
+#include "oko/oko-connmgr.h"
 #include "hash.h"
+#include "odp-util.h"
 #include "dp-packet.h"
 #include "oko-filter.h"
 #include "oko/oko-chain.h"
@@ -48,6 +50,7 @@
 #include "seq.h"
 #include "simap.h"
 #include "timeval.h"
+#include "unaligned.h"
 #include "ovs-thread.h"
 #include "unixctl.h"
 #include "util.h"
@@ -1429,6 +1432,37 @@ send_maps_event(struct ofproto *ofproto,
         = { .event = &event, .contents = contents, .n = n };
     connmgr_send_oko_async(ofproto->connmgr, encode_send_maps, &aux);
     retain_event(ofproto->oko, prog, &event, contents, bufs, n);
+}
+
+void
+ofproto_oko_put_send_maps(struct ofpbuf *odp_actions,
+                          const struct uuid *ofproto_uuid, uint32_t pid,
+                          uint32_t prog_id, uint8_t table_id,
+                          ovs_be64 rule_cookie, uint64_t map_mask)
+{
+    struct user_action_cookie cookie;
+
+    memset(&cookie, 0, sizeof cookie);
+    cookie.type = USER_ACTION_COOKIE_OKO_SEND_MAPS;
+    cookie.ofp_in_port = OFPP_NONE;
+    cookie.ofproto_uuid = *ofproto_uuid;
+    cookie.oko_send_maps.prog_id = prog_id;
+    cookie.oko_send_maps.table_id = table_id;
+    put_32aligned_be64(&cookie.oko_send_maps.rule_cookie, rule_cookie);
+    put_32aligned_u64(&cookie.oko_send_maps.map_mask, map_mask);
+    odp_put_userspace_action(pid, &cookie, sizeof cookie, ODPP_NONE, false,
+                             odp_actions, NULL);
+}
+
+void
+ofproto_oko_send_maps_upcall(const struct ofproto *ofproto,
+                             const struct user_action_cookie *cookie)
+{
+    ofproto_oko_send_maps_request(
+        ofproto, cookie->oko_send_maps.prog_id,
+        get_32aligned_u64(&cookie->oko_send_maps.map_mask),
+        get_32aligned_be64(&cookie->oko_send_maps.rule_cookie),
+        cookie->oko_send_maps.table_id);
 }
 
 void

@@ -24,6 +24,7 @@
 #include "openvswitch/ofp-errors.h"
 #include "openvswitch/ofp-msgs.h"
 #include "openvswitch/types.h"
+#include "oko/oko-ofp.h"
 
 struct dp_packet;
 struct flow;
@@ -34,6 +35,9 @@ struct simap;
 struct ofproto;
 struct ofputil_flow_mod;
 struct oko_chain;
+struct ofpbuf;
+struct user_action_cookie;
+struct uuid;
 
 #define OKO_MAX_PROGS_PER_BRIDGE 1024
 
@@ -89,6 +93,18 @@ bool ofproto_oko_filter(const struct ofproto *, uint32_t prog_id,
 void ofproto_oko_send_maps_request(const struct ofproto *, uint32_t prog_id,
                                    uint64_t map_mask, ovs_be64 cookie,
                                    uint8_t table_id);
+
+/* Translates a rule's SEND_MAPS action (the rule has program 'prog_id' in
+ * table 'table_id'): appends to 'odp_actions' a userspace action, to netlink
+ * port 'pid', so that the datapath runs it for every packet of a cached flow
+ * too.  Its upcall, ofproto_oko_send_maps_upcall(), makes the request. */
+void ofproto_oko_put_send_maps(struct ofpbuf *odp_actions,
+                               const struct uuid *ofproto_uuid, uint32_t pid,
+                               uint32_t prog_id, uint8_t table_id,
+                               ovs_be64 rule_cookie, uint64_t map_mask);
+void ofproto_oko_send_maps_upcall(const struct ofproto *,
+                                  const struct user_action_cookie *);
+
 void ofproto_oko_run(struct ofproto *);
 void ofproto_oko_wait(struct ofproto *);
 

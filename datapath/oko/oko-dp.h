@@ -127,6 +127,23 @@ oko_dp_chains_exist(void)
     return atomic_count_get(&oko_dp_n_chains) != 0;
 }
 
+/* Whether the datapath may offload a flow with chain 'chain' (may be NULL)
+ * to hardware (other_config:hw-offload).  Never a chained flow: no NIC runs
+ * its programs.  Nor, while any program instance or chain exists, a flow
+ * without one: offloads are matched and shared by masked match (the
+ * "mega ufid"), not by ufid, so a chain-less flow with the same key and
+ * mask as a chained one (possible until revalidation deletes a flow that a
+ * new filtered rule made stale) would take the chained flow's packets in
+ * the NIC, unchecked, as a full offload or through its mark.  A flow
+ * offloaded before the first program was loaded stays offloaded until
+ * revalidation deletes it, which it does once its translation asks for a
+ * program (its ukey has no chain). */
+static inline bool
+oko_dp_may_offload(const struct oko_dp_chain *chain)
+{
+    return !chain && !oko_instances_exist() && !oko_dp_chains_exist();
+}
+
 /* Which code a pass over a thread's packets runs.  dp_netdev_input__(),
  * fast_path_processing() and handle_packet_upcall() are vanilla's code,
  * byte for byte: the lookups inlined into them run faster or slower by
@@ -360,7 +377,7 @@ unsigned int oko_dp_history_count(void);
  * frame then has vanilla's layout, and the caches' stack arrays (keys,
  * batches) keep their places.  Passes nest through recirculation, at most
  * MAX_RECIRC_DEPTH + 1 deep (dpif-netdev.c asserts that this fits). */
-#define OKO_DP_PASS_MAX 8
+#define OKO_DP_PASS_MAX 9
 
 struct oko_dp_pass {
     size_t mark;                    /* From oko_dp_history_enter(). */

@@ -382,3 +382,23 @@ oko_ofctl_mark_installed(int argc, char *argv[], enum ofp_version version,
     }
     return error;
 }
+
+void
+oko_ofctl_usage(void)
+{
+    printf("\nFor Oko filter programs (OpenFlow 1.3 or later):\n"
+           "  load-filter-prog SWITCH ID FILE.o [replace] [keep-maps]\n"
+           "                              load an Oko filter program\n"
+           "  unload-filter-prog SWITCH ID [force]\n"
+           "                              unload an Oko filter program\n"
+           "  update-map SWITCH ID MAP KEY[=VALUE]...\n"
+           "                              write map entries (hex)\n"
+           "  delete-map-entries SWITCH ID MAP KEY...|all\n"
+           "                              delete map entries\n"
+           "  dump-maps SWITCH ID [MAP...]  print a filter program's maps\n"
+           "  dump-prog-stats SWITCH [ID]  print filter program statistics\n"
+           "  replay-maps SWITCH ID [AFTER]\n"
+           "                              print retained SEND_MAPS events\n"
+           "  mark-installed SWITCH ID MARK\n"
+           "                              mark a filter program installed\n");
+}

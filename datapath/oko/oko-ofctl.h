@@ -21,8 +21,9 @@
  * request of one command from its command line, argv[0] being the command
  * and argv[1] the switch, for a connection of OpenFlow 'version'.  Each
  * returns NULL and sets '*request', or returns a malloc'd error text.
- * ovs-ofctl (patch 0005) sends the request: a multipart request's replies
- * are printed, any other request is confirmed with a barrier. */
+ * ovs-ofctl sends the request (oko-ovs-ofctl.c, which patch 0005 includes
+ * into utilities/ovs-ofctl.c): a multipart request's replies are printed,
+ * any other request is confirmed with a barrier. */
 
 #include "openflow/openflow-common.h"
 
@@ -49,5 +50,9 @@ char *oko_ofctl_mark_installed(int argc, char *argv[],
                                struct ofpbuf **request);
 char *oko_ofctl_replay_maps(int argc, char *argv[], enum ofp_version version,
                             struct ofpbuf **request);
+
+
+/* Prints the Oko commands' lines of 'ovs-ofctl --help'. */
+void oko_ofctl_usage(void);
 
 #endif /* oko-ofctl.h */

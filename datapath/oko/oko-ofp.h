@@ -263,4 +263,25 @@ bool oko_is_oko_error(enum ofperr);
 enum ofperr oko_ofp_print(struct ds *, const struct ofp_header *, enum ofptype,
                           int verbosity);
 
+/* The OFPTYPE_OKO_* message types as case labels, for OVS's exhaustive
+ * switches over enum ofptype (patch 0004): the requests a switch handles,
+ * the messages a switch sends, and both.  Write "OKO_OFPTYPE_CASES:". */
+#define OKO_OFPTYPE_REQUEST_CASES               \
+    case OFPTYPE_OKO_LOAD_PROG:                 \
+    case OFPTYPE_OKO_UNLOAD_PROG:               \
+    case OFPTYPE_OKO_UPDATE_MAP:                \
+    case OFPTYPE_OKO_DELETE_MAP_ENTRIES:        \
+    case OFPTYPE_OKO_DUMP_MAPS_REQUEST:         \
+    case OFPTYPE_OKO_PROG_STATS_REQUEST:        \
+    case OFPTYPE_OKO_REPLAY_MAPS_REQUEST:       \
+    case OFPTYPE_OKO_MARK_INSTALLED
+#define OKO_OFPTYPE_SENT_CASES                  \
+    case OFPTYPE_OKO_SEND_MAPS:                 \
+    case OFPTYPE_OKO_DUMP_MAPS_REPLY:           \
+    case OFPTYPE_OKO_PROG_STATS_REPLY:          \
+    case OFPTYPE_OKO_REPLAY_MAPS_REPLY
+#define OKO_OFPTYPE_CASES                       \
+    OKO_OFPTYPE_REQUEST_CASES:                  \
+    OKO_OFPTYPE_SENT_CASES
+
 #endif /* oko-ofp.h */

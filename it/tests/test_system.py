@@ -471,7 +471,7 @@ def test_running_vswitchd_is_the_patched_build(system):
     pid = (system.run_dir / "ovs" / "ovs-vswitchd.pid").read_text().strip()
     exe = os.readlink(f"/proc/{pid}/exe")
     r = system.sh(f"'{exe}' --version")
-    assert "Open vSwitch) 3.1.0" in r.stdout and "Oko " in r.stdout, r.stdout
+    assert "Open vSwitch) 3.5.0" in r.stdout and "Oko " in r.stdout, r.stdout
 
 
 def test_down_leaves_no_process_of_ours(system):
